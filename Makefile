@@ -1,0 +1,45 @@
+# numa-migrate: a kernel patch series for shell-driven NUMA page migration,
+# and the QEMU rig that builds, boots and tests it. `make help` lists targets.
+
+SHELL := /bin/sh
+S := scripts
+PROFILE ?= test
+KERNEL := build/bzImage-$(PROFILE)
+INITRAMFS := build/initramfs.cpio.gz
+INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh) $(S)/build-initramfs.sh
+
+.PHONY: all help deps tree kernel initramfs test demo shell check export-patches clean FORCE
+
+all: deps kernel initramfs ## build the kernel and the initramfs
+
+help: ## list the targets
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+deps: ## install the Debian packages the rig needs (apt-get, idempotent)
+	@$(S)/install-deps.sh
+
+tree: deps ## extract build/linux and apply patches/series (when changed)
+	@$(S)/prepare-tree.sh
+
+kernel: tree ## build build/bzImage-$(PROFILE) (ccache, incremental)
+	@PROFILE=$(PROFILE) $(S)/build-kernel.sh
+
+$(INITRAMFS): $(INITRAMFS_SRC)
+	@$(S)/build-initramfs.sh
+
+initramfs: deps $(INITRAMFS) ## build the busybox initramfs with tests and helpers
+
+test: all ## build, boot every topology, run the tests: "N passed, N failed"
+	@$(S)/run-tests.sh
+
+demo: all ## show a process's memory moving between nodes, with tables
+	@$(S)/run-demo.sh
+
+shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
+	@$(S)/boot-guest.sh shell 2node build/log/shell.log
+
+export-patches: ## regenerate patches/ from the commits in build/linux
+	@$(S)/export-patches.sh
+
+clean: ## remove build output (keeps the extracted tree and ccache)
+	rm -rf build/kbuild-* build/bzImage-* build/initramfs* build/log

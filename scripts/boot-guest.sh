@@ -1,0 +1,52 @@
+#!/bin/sh
+# boot-guest.sh MODE TOPO LOG: boot build/bzImage-$PROFILE with the
+# initramfs in a QEMU NUMA guest, console to LOG (and to the terminal for
+# the shell mode), under a hard wall-clock limit.
+#   TOPO: 2node (default: 2 nodes x 2 CPUs), 4node (4 nodes x 1 CPU),
+#         memless (2 memory nodes + node 2 with CPUs and no memory).
+#   NODES=N overrides the node count of 2node, NODE_MEM the MiB per node,
+#   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
+#   TIMEOUT the limit in seconds.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+mode=$1
+topo=$2
+log=$3
+profile=${PROFILE:-test}
+accel=${ACCEL:-tcg}
+mem=${NODE_MEM:-512}
+limit=${TIMEOUT:-1200}
+
+case $topo in
+2node) nodes=${NODES:-2}; cpn=$((nodes > 2 ? 1 : 2)); memless=0 ;;
+4node) nodes=4; cpn=1; memless=0 ;;
+memless) nodes=2; cpn=1; memless=1 ;;
+*) echo "boot-guest: unknown topology $topo" >&2; exit 2 ;;
+esac
+
+cpus=$(((nodes + memless) * cpn))
+numa=""
+n=0
+while [ $n -lt $nodes ]; do
+	first=$((n * cpn))
+	numa="$numa -object memory-backend-ram,id=m$n,size=${mem}M"
+	numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1)),memdev=m$n"
+	n=$((n + 1))
+done
+if [ $memless -eq 1 ]; then
+	first=$((nodes * cpn))
+	numa="$numa -numa node,nodeid=$nodes,cpus=$first-$((first + cpn - 1))"
+fi
+
+mkdir -p "$(dirname "$log")"
+set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
+	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
+	$numa -kernel "$top/build/bzImage-$profile" -initrd "$top/build/initramfs.cpio.gz" \
+	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.topo=$topo" \
+	-display none -monitor none -no-reboot
+
+if [ "$mode" = shell ]; then
+	exec "$@" -serial mon:stdio
+fi
+timeout -k 10 "$limit" "$@" -serial "file:$log" </dev/null

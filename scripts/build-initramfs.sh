@@ -1,0 +1,25 @@
+#!/bin/sh
+# Build build/initramfs.cpio.gz: busybox-static, /init, /etc, the guest
+# tests and the static C helpers of initramfs/.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+root=$top/build/initramfs
+out=$top/build/initramfs.cpio.gz
+
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/etc" "$root/tests"
+cp /bin/busybox "$root/bin/busybox"
+cp "$top/initramfs/init" "$root/init"
+cp "$top/initramfs/etc/"* "$root/etc/"
+cp "$top/tests/"*.sh "$root/tests/"
+chmod +x "$root/init" "$root/tests/"*.sh
+
+for src in "$top"/initramfs/*.c; do
+	name=$(basename "$src" .c)
+	echo "==> initramfs: cc $name"
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -static -o "$root/bin/$name" "$src"
+done
+
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"
+echo "==> initramfs: $(du -h "$out" | cut -f1) build/initramfs.cpio.gz"

@@ -1,0 +1,16 @@
+#!/bin/sh
+# check-config.sh CONFIG FRAGMENT...: fail when an option requested by a
+# fragment is not set the same way in the final CONFIG (merge_config.sh
+# and olddefconfig only warn when a dependency drops an option).
+set -eu
+config=$1
+shift
+bad=0
+for line in $(grep -h '^CONFIG_' "$@"); do
+	if ! grep -qx "$line" "$config"; then
+		got=$(grep "^${line%%=*}=" "$config" || echo "${line%%=*} is not set")
+		echo "config: requested $line, got: $got" >&2
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] || { echo "config: requested options missing (dependencies?)" >&2; exit 1; }

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Host test runner: boot each topology in test mode, turn the guest's TAP
+# into one count, fail on any failed test, short plan, timeout or splat.
+# Last line: "N passed, N failed".
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+topos=${TOPOS:-2node 4node memless}
+logdir=$top/build/log
+total_pass=0
+total_fail=0
+
+for topo in $topos; do
+	log=$logdir/test-$topo.log
+	rm -f "$log"
+	: > "$log"
+	echo "==> test: booting $topo guest (console: build/log/test-$topo.log)"
+	"$top/scripts/boot-guest.sh" test "$topo" "$log" &
+	boot=$!
+	tail --pid=$boot -n +1 -f "$log" |
+		awk '/^# rig: file/ { print "    " $4; fflush() } /^not ok/ { print "    " $0; fflush() }'
+	rc=0
+	wait $boot || rc=$?
+	[ $rc -eq 0 ] || echo "    qemu exited with $rc (124: wall-clock limit)"
+	summary=$(awk -f "$top/scripts/tap-summary.awk" "$log")
+	echo "$summary" | sed '$d' | sed 's/^/    /'
+	set -- $(echo "$summary" | tail -n 1)
+	echo "    $topo: $1 passed, $2 failed"
+	total_pass=$((total_pass + $1))
+	total_fail=$((total_fail + $2))
+	[ $rc -eq 0 ] || total_fail=$((total_fail + 1))
+done
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,108 @@
+# shellcheck shell=sh
+# tests/lib.sh: TAP output and workload helpers shared by the guest tests.
+# Source it, call plan N, then one assertion per TAP line.
+
+T_N=0
+WL_SEQ=0
+ROOT_UID=0
+USER_UID=1000
+
+plan() { echo "1..$1"; }
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
+not_ok() { T_N=$((T_N + 1)); echo "not ok $T_N - $*"; }
+diag() { echo "# $*"; }
+
+# expect DESC GOT WANT: one TAP line, pass when GOT equals WANT.
+expect() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "  got:  '$2'"
+		diag "  want: '$3'"
+	fi
+}
+
+# expect_match DESC GOT PATTERN (shell case pattern)
+expect_match() {
+	case $2 in
+	$3) ok "$1" ;;
+	*) not_ok "$1"; diag "  got: '$2' does not match '$3'" ;;
+	esac
+}
+
+# wl_start KIND MIB NODES [UID]: start a workload, print its directory.
+wl_start() {
+	WL_SEQ=$((WL_SEQ + 1))
+	d=/tmp/wl.$$.$WL_SEQ.$1
+	mkdir -p "$d"
+	chmod 777 "$d"
+	uid=${4:-0}
+	runas "$uid" "$uid" workload -k "$1" -m "$2" -n "$3" -d "$d" \
+		-s "$WL_SEQ" >"$d/log" 2>&1 </dev/null &
+	i=0
+	while [ ! -f "$d/info" ]; do
+		i=$((i + 1))
+		if [ $i -gt 600 ] || ! kill -0 $! 2>/dev/null; then
+			diag "workload $1 did not start: $(cat "$d/log")"
+			break
+		fi
+		sleep 0.1
+	done
+	echo "$d"
+}
+
+wl_pid() { cut -d' ' -f1 "$1/info"; }
+wl_addr() { cut -d' ' -f2 "$1/info"; }
+wl_child() { cut -d' ' -f5 "$1/info"; }
+wl_pages() { echo $(($(cut -d' ' -f3 "$1/info") / 4096)); }
+
+# wl_cmd DIR COMMAND: one request to the workload, prints its reply.
+wl_cmd() {
+	timeout 300 sh -c 'echo "$1" > "$2/cmd" && cat "$2/reply"' _ "$2" "$1" ||
+		echo "no reply"
+}
+
+wl_stop() {
+	if [ -f "$1/info" ]; then
+		wl_cmd "$1" exit >/dev/null
+	fi
+	rm -rf "$1"
+}
+
+# numa_maps_where PID ADDR: node counts of the VMA at ADDR in 4 KiB pages,
+# summed from /proc/PID/numa_maps (an opinion independent of move_pages).
+numa_maps_where() {
+	awk -v a="$2" '
+	$1 == a {
+		kps = 4
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^kernelpagesize_kB=/) { split($i, x, "="); kps = x[2] }
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^N[0-9]+=/) { split($i, x, "="); n[substr(x[1], 2)] += x[2] * kps / 4 }
+	}
+	END {
+		s = ""
+		for (i = 0; i < 1024; i++)
+			if (i in n) s = s sprintf("N%d=%d ", i, n[i])
+		sub(/ $/, "", s)
+		print s
+	}' "/proc/$1/numa_maps"
+}
+
+# expect_placement DESC DIR WANT: WANT like "N1=4096"; checks move_pages(2),
+# numa_maps and the pattern of every page: three TAP lines.
+expect_placement() {
+	expect "$1: move_pages" "$(wl_cmd "$2" where)" "$3 err=0"
+	expect "$1: numa_maps" "$(numa_maps_where "$(wl_pid "$2")" "$(wl_addr "$2")")" "$3"
+	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
+}
+
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# Fold the per-CPU counters, then nr_isolated_* must both be 0.
+expect_no_isolated() {
+	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null || sleep 2
+	expect "${1:-nothing left isolated}" \
+		"$(vmstat nr_isolated_anon) $(vmstat nr_isolated_file)" "0 0"
+}

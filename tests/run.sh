@@ -1,0 +1,18 @@
+#!/bin/sh
+# Guest test runner: run every tests/NN-*.sh whose "# topo:" line names this
+# topology, one after the other, each with output to a file (children that
+# outlive a test must not hold the console), leftovers killed after each.
+set -u
+topo=$1
+cd /tests
+for t in [0-9]*.sh; do
+	grep -q "^# topo:.* $topo\( \|$\)" "$t" || continue
+	echo "# rig: file $t"
+	out=/tmp/out.${t%.sh}
+	timeout 600 sh "$t" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	[ $rc -eq 0 ] || echo "# rig: $t exited with $rc"
+	killall -9 workload >/dev/null 2>&1
+	sleep 0.2
+done
