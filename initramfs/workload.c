@@ -21,6 +21,10 @@
  *   verify              "ok PAGES" or "bad PAGES first=INDEX"
  *   mbind NODE FLAGS    mbind(MPOL_BIND) with FLAGS among move, all, strict
  *                       (comma separated); "ok" or "err ERRNO"
+ *   pin N               vmsplice the first N pages into a pipe that is never
+ *                       read: they hold extra references and cannot migrate
+ *                       until "unpin"; "ok" or "err ERRNO"
+ *   unpin               close that pipe
  *   exit
  */
 #define _GNU_SOURCE
@@ -35,6 +39,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -183,6 +188,39 @@ static unsigned int parse_flags(const char *s)
 	return flags;
 }
 
+static int pipe_fds[2] = { -1, -1 };
+
+static int pin(size_t npages)
+{
+	struct iovec iov = { .iov_base = region, .iov_len = npages * page_size };
+
+	/* A pipe holds 16 pages by default, up to pipe-max-size (1 MiB). */
+	if (npages > length / page_size || npages > 256)
+		return EINVAL;
+	if (pipe(pipe_fds))
+		return errno;
+	if (npages > 16 && fcntl(pipe_fds[1], F_SETPIPE_SZ, (int)(npages * page_size)) < 0)
+		return errno;
+	while (iov.iov_len) {
+		ssize_t n = vmsplice(pipe_fds[1], &iov, 1, 0);
+
+		if (n <= 0)
+			return n ? errno : EIO;
+		iov.iov_base = (char *)iov.iov_base + n;
+		iov.iov_len -= n;
+	}
+	return 0;
+}
+
+static void unpin(void)
+{
+	if (pipe_fds[0] >= 0) {
+		close(pipe_fds[0]);
+		close(pipe_fds[1]);
+		pipe_fds[0] = pipe_fds[1] = -1;
+	}
+}
+
 static void serve(const char *dir)
 {
 	char cmdpath[4096], replypath[4096], line[256], arg[64];
@@ -216,6 +254,13 @@ static void serve(const char *dir)
 			int err = bind_range(region, length, node, parse_flags(arg));
 
 			fprintf(out, err ? "err %s\n" : "ok\n", errname(err));
+		} else if (sscanf(line, "pin %d", &node) == 1) {
+			int err = node > 0 ? pin(node) : EINVAL;
+
+			fprintf(out, err ? "err %s\n" : "ok\n", errname(err));
+		} else if (!strncmp(line, "unpin", 5)) {
+			unpin();
+			fprintf(out, "ok\n");
 		} else if (!strncmp(line, "exit", 4)) {
 			fprintf(out, "bye\n");
 			fclose(out);

@@ -7,6 +7,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 topos=${TOPOS:-2node 4node memless}
 logdir=$top/build/log
+mkdir -p "$logdir"
 total_pass=0
 total_fail=0
 

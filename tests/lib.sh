@@ -106,3 +106,27 @@ expect_no_isolated() {
 	expect "${1:-nothing left isolated}" \
 		"$(vmstat nr_isolated_anon) $(vmstat nr_isolated_file)" "0 0"
 }
+
+# migrate_proc PID WORDS...: one write to /proc/PID/migrate, as writefile prints it.
+migrate_proc() {
+	p=$1
+	shift
+	writefile "/proc/$p/migrate" "$*"
+}
+
+node_vacate() { writefile "/sys/devices/system/node/node$1/vacate" "$2"; }
+
+node_free_mib() {
+	awk '/MemFree:/ { print int($4 / 1024) }' "/sys/devices/system/node/node$1/meminfo"
+}
+
+# wl_hog NODE LEAVE_MIB: a workload that fills NODE up to LEAVE_MIB free.
+wl_hog() { wl_start anon $((($(node_free_mib "$1") - $2) / 2 * 2)) "$1"; }
+
+# The allocator warns when a __GFP_THISNODE destination is full; tests that
+# fill a node on purpose bracket that with these markers.
+expect_alloc_failure() { echo "# rig: expect-alloc-failure"; }
+end_alloc_failure() { echo "# rig: end-alloc-failure"; }
+
+# sum_where "N0=1 N1=2 err=0": total pages on nodes.
+sum_where() { echo "$1" | tr ' ' '\n' | awk -F= '/^N/ { s += $2 } END { print s + 0 }'; }
