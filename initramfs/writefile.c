@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "u:o:r:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:o:r:p:")) != -1) {
 		switch (opt) {
 		case 'u': uid = atol(optarg); break;
 		case 'o': offset = atol(optarg); break;

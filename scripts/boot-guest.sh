@@ -2,7 +2,8 @@
 # boot-guest.sh MODE TOPO LOG: boot build/bzImage-$PROFILE with the
 # initramfs in a QEMU NUMA guest, console to LOG (and to the terminal for
 # the shell mode), under a hard wall-clock limit.
-#   TOPO: 2node (default: 2 nodes x 2 CPUs), 4node (4 nodes x 1 CPU),
+#   TOPO: 2node (default: 2 nodes x 2 CPUs), 4node (4 nodes x 1 CPU,
+#         node 0's distances: node 3 12, node 2 20, node 1 30),
 #         memless (2 memory nodes + node 2 with CPUs and no memory).
 #   NODES=N overrides the node count of 2node, NODE_MEM the MiB per node,
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
@@ -34,6 +35,15 @@ while [ $n -lt $nodes ]; do
 	numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1)),memdev=m$n"
 	n=$((n + 1))
 done
+# 4node: distances from node 0 differ, so "nearest first" can be seen.
+if [ "$topo" = 4node ]; then
+	for pair in 0,1,30 0,2,20 0,3,12 1,2,20 1,3,20 2,3,20; do
+		IFS=, read -r a b d <<-END
+		$pair
+		END
+		numa="$numa -numa dist,src=$a,dst=$b,val=$d"
+	done
+fi
 if [ $memless -eq 1 ]; then
 	first=$((nodes * cpn))
 	numa="$numa -numa node,nodeid=$nodes,cpus=$first-$((first + cpn - 1))"

@@ -3,7 +3,7 @@
 # topo: 2node
 set -eu
 . ./lib.sh
-plan 14
+plan 16
 
 anon_huge_kb() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
 

@@ -3,7 +3,6 @@
 # Source it, call plan N, then one assertion per TAP line.
 
 T_N=0
-WL_SEQ=0
 ROOT_UID=0
 USER_UID=1000
 
@@ -32,14 +31,13 @@ expect_match() {
 }
 
 # wl_start KIND MIB NODES [UID]: start a workload, print its directory.
+# (Called in $(...): nothing it sets survives, so the directory is unique.)
 wl_start() {
-	WL_SEQ=$((WL_SEQ + 1))
-	d=/tmp/wl.$$.$WL_SEQ.$1
-	mkdir -p "$d"
+	d=$(mktemp -d "/tmp/wl.$1.XXXXXX")
 	chmod 777 "$d"
 	uid=${4:-0}
 	runas "$uid" "$uid" workload -k "$1" -m "$2" -n "$3" -d "$d" \
-		-s "$WL_SEQ" >"$d/log" 2>&1 </dev/null &
+		>"$d/log" 2>&1 </dev/null &
 	i=0
 	while [ ! -f "$d/info" ]; do
 		i=$((i + 1))
