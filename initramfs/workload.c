@@ -79,9 +79,9 @@ static uint64_t pattern(const uint64_t *p)
 	return x * 0xbf58476d1ce4e5b9ULL;
 }
 
-static void fill(void)
+static void fill(char *start, size_t len)
 {
-	uint64_t *w = (uint64_t *)region, *end = (uint64_t *)(region + length);
+	uint64_t *w = (uint64_t *)start, *end = (uint64_t *)(start + len);
 
 	for (; w < end; w++)
 		*w = pattern(w);
@@ -118,9 +118,14 @@ static int bind_range(char *start, size_t len, int node, unsigned int flags)
 	return sys_mbind(start, len, MPOL_BIND, mask, MAX_NODES + 1, flags) ? errno : 0;
 }
 
-/* Bind chunk i of the region to the i-th node of @list, before any touch. */
-static void place(const char *list)
+/*
+ * Fault chunk i of the region in (and fill it) under a task policy bound to
+ * the i-th node of @list, then drop the policy: the region stays one VMA
+ * with the default policy, as numa_maps and later migrations expect.
+ */
+static void place_and_fill(const char *list)
 {
+	unsigned long mask[MAX_NODES / (8 * sizeof(long)) + 1];
 	int nodes[MAX_NODES], n = 0, i;
 	const char *s = list;
 	char *end;
@@ -128,7 +133,7 @@ static void place(const char *list)
 
 	while (*s && n < MAX_NODES) {
 		nodes[n++] = strtol(s, &end, 10);
-		if (end == s)
+		if (end == s || nodes[n - 1] < 0 || nodes[n - 1] >= MAX_NODES)
 			break;
 		s = *end == ',' ? end + 1 : end;
 	}
@@ -142,10 +147,14 @@ static void place(const char *list)
 		exit(2);
 	}
 	for (i = 0; i < n; i++) {
-		errno = bind_range(region + i * chunk, chunk, nodes[i], 0);
-		if (errno)
-			die("mbind");
+		memset(mask, 0, sizeof(mask));
+		mask[nodes[i] / (8 * sizeof(long))] |= 1UL << (nodes[i] % (8 * sizeof(long)));
+		if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, MAX_NODES + 1))
+			die("set_mempolicy");
+		fill(region + i * chunk, chunk);
 	}
+	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
+		die("set_mempolicy default");
 }
 
 static void where(FILE *out)
@@ -397,11 +406,7 @@ int main(int argc, char **argv)
 	length = (size_t)mib << 20;
 	region = map_region(kind, length);
 
-	/* Place: bind before the first touch, then drop the policy. */
-	place(nodes);
-	fill();
-	if (sys_mbind(region, length, MPOL_DEFAULT, NULL, 0, 0))
-		die("mbind default");
+	place_and_fill(nodes);
 	if (!strcmp(kind, "shared"))
 		child = fork_sharer();
 

@@ -4,7 +4,7 @@
 # topo: 4node
 set -eu
 . ./lib.sh
-plan 28
+plan 25
 
 # A quarter on node 0, three quarters on node 1: a swapped mapping shows.
 w=$(wl_start anon 16 0,1,1,1)
@@ -12,7 +12,7 @@ pid=$(wl_pid "$w")
 expect_placement "placed 1:3 on nodes 0,1" "$w" "N0=1024 N1=3072"
 expect "migrate_pages {0,1} -> {2,3}" "$(migrate-syscall "$pid" 0-1 2-3)" "ok 0"
 expect_placement "0 went to 2, 1 went to 3" "$w" "N2=1024 N3=3072"
-expect "/proc/PID/migrate \"2-3 0,1\"" "$(migrate_proc "$pid" 2-3 0,1)" "ok 8"
+expect "/proc/PID/migrate \"2-3 0,1\"" "$(migrate_proc "$pid" 2-3 0,1)" "ok 7"
 expect_placement "2 went to 0, 3 went to 1" "$w" "N0=1024 N1=3072"
 wl_stop "$w"
 
@@ -32,16 +32,15 @@ expect "every page accounted for" "$(sum_where "$where")" "16384"
 expect "pattern intact" "$(wl_cmd "$w" verify)" "ok 16384"
 wl_stop "$w"
 
-# Only a full destination: ENOMEM, data intact, nothing isolated.
+# Only a full destination (node 3 has about 24 MiB left): ENOMEM, data
+# intact, nothing isolated.
 w=$(wl_start anon 64 0)
-hog2=$(wl_hog 3 4)
 expect_alloc_failure
 expect "vacate to a full node: ENOMEM" "$(node_vacate 0 3)" "err ENOMEM"
 end_alloc_failure
 expect "pattern intact after ENOMEM" "$(wl_cmd "$w" verify)" "ok 16384"
-expect_match "pages still on node 0 or 3 only" "$(wl_cmd "$w" where)" "N0=[1-9]* *err=0"
+expect_match "some pages moved, some stayed" "$(wl_cmd "$w" where)" "N0=[1-9]* N3=[1-9]* err=0"
 wl_stop "$hog"
-wl_stop "$hog2"
 expect "with room again the vacate completes" "$(node_vacate 0 3)" "ok 1"
 expect_placement "all on node 3" "$w" "N3=16384"
 wl_stop "$w"

@@ -122,9 +122,10 @@ node_free_mib() {
 wl_hog() { wl_start anon $((($(node_free_mib "$1") - $2) / 2 * 2)) "$1"; }
 
 # The allocator warns when a __GFP_THISNODE destination is full; tests that
-# fill a node on purpose bracket that with these markers.
-expect_alloc_failure() { echo "# rig: expect-alloc-failure"; }
-end_alloc_failure() { echo "# rig: end-alloc-failure"; }
+# fill a node on purpose bracket that with these markers. They go to the
+# kernel log, so they land on the console in order with its messages.
+expect_alloc_failure() { echo "rig: expect-alloc-failure" > /dev/kmsg; }
+end_alloc_failure() { echo "rig: end-alloc-failure" > /dev/kmsg; }
 
 # sum_where "N0=1 N1=2 err=0": total pages on nodes.
 sum_where() { echo "$1" | tr ' ' '\n' | awk -F= '/^N/ { s += $2 } END { print s + 0 }'; }
