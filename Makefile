@@ -38,6 +38,10 @@ demo: all ## show a process's memory moving between nodes, with tables
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/log/shell.log
 
+check: tree ## checkpatch --strict the series and build every prefix of it
+	@mkdir -p build/log
+	@$(S)/check-series.sh
+
 export-patches: ## regenerate patches/ from the commits in build/linux
 	@$(S)/export-patches.sh
 

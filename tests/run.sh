@@ -2,11 +2,19 @@
 # Guest test runner: run every tests/NN-*.sh whose "# topo:" line names this
 # topology, one after the other, each with output to a file (children that
 # outlive a test must not hold the console), leftovers killed after each.
+# RIG_ONLY (comma-separated name prefixes) narrows the selection.
 set -u
 topo=$1
 cd /tests
 for t in [0-9]*.sh; do
 	grep -q "^# topo:.* $topo\( \|$\)" "$t" || continue
+	if [ -n "${RIG_ONLY:-}" ]; then
+		match=0
+		for prefix in $(echo "$RIG_ONLY" | tr ',' ' '); do
+			case $t in "$prefix"*) match=1 ;; esac
+		done
+		[ $match -eq 1 ] || continue
+	fi
 	echo "# rig: file $t"
 	out=/tmp/out.${t%.sh}
 	timeout 600 sh "$t" >"$out" 2>&1
