@@ -8,7 +8,7 @@ KERNEL := build/bzImage-$(PROFILE)
 INITRAMFS := build/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh) $(S)/build-initramfs.sh
 
-.PHONY: all help deps tree kernel initramfs test demo shell check export-patches clean FORCE
+.PHONY: all help deps tree kernel initramfs test test-baseline demo shell check export-patches clean
 
 all: deps kernel initramfs ## build the kernel and the initramfs
 
@@ -41,6 +41,10 @@ shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 check: tree ## checkpatch --strict the series and build every prefix of it
 	@mkdir -p build/log
 	@$(S)/check-series.sh
+
+test-baseline: all ## run the baseline tests (0*, 1*) on the unpatched kernel
+	@test -f build/bzImage-baseline || $(S)/check-series.sh
+	@PROFILE=baseline ONLY=0,1 $(S)/run-tests.sh
 
 export-patches: ## regenerate patches/ from the commits in build/linux
 	@$(S)/export-patches.sh

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make check: checkpatch --strict over every patch of the series, then build
-# the kernel at every prefix of the series (bisectability), in build/linux
-# itself so that each step is an incremental build. The tree is put back
-# on its branch afterwards, even on failure.
+# the kernel at the baseline and at every prefix of the series
+# (bisectability), in build/linux itself so that each step is an incremental
+# build. The baseline kernel is kept as build/bzImage-baseline for
+# `make test-baseline`. The tree is put back on its branch afterwards.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,8 +28,8 @@ fi
 branch=$(git symbolic-ref --short HEAD)
 trap 'git checkout -q "$branch"' EXIT
 n=$(git rev-list --count baseline..HEAD)
-i=1
-for c in $(git rev-list --reverse baseline..HEAD); do
+i=0
+for c in $(git rev-parse baseline) $(git rev-list --reverse baseline..HEAD); do
 	echo "==> build $i/$n: $(git log -1 --format=%s "$c")"
 	git checkout -q "$c"
 	if ! "$top/scripts/build-kernel.sh" >"$top/build/log/check-$i.log" 2>&1; then
@@ -40,6 +41,7 @@ for c in $(git rev-list --reverse baseline..HEAD); do
 		grep 'warning:' "$top/build/log/check-$i.log" | sed 's/^/    /'
 		bad=1
 	fi
+	[ $i -gt 0 ] || cp "$top/build/bzImage-test" "$top/build/bzImage-baseline"
 	i=$((i + 1))
 done
 
