@@ -61,9 +61,15 @@ wl_cmd() {
 		echo "no reply"
 }
 
+# wl_stop DIR: end a workload and wait until its memory is freed (its mm
+# goes before it turns zombie).
 wl_stop() {
 	if [ -f "$1/info" ]; then
+		p=$(wl_pid "$1")
 		wl_cmd "$1" exit >/dev/null
+		while [ -d "/proc/$p" ] && [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" != Z ]; do
+			sleep 0.05
+		done
 	fi
 	rm -rf "$1"
 }
