@@ -21,7 +21,8 @@ table() {
 	echo "  every page's contents: $(wl_cmd "$1" verify | sed 's/^ok /intact, pages checked: /')"
 }
 
-# run DESCRIPTION COMMAND: show a shell command and what it returned.
+# run COMMAND HOW: show a shell command, do it with HOW (writefile, which
+# reports the exact errno), show what the write returned.
 run() {
 	echo
 	echo "  \$ $1"
@@ -57,7 +58,9 @@ echo "  where process $pid's pages are: $(wl_cmd "$w" where)"
 
 echo
 echo "# demo 4: the same move with the migrate_pages(2) syscall"
-run "migrate_pages($pid, {0}, {1})" "migrate-syscall $pid 0 1"
+echo
+echo "  migrate_pages($pid, {0}, {1}) returned" \
+	"$(migrate-syscall "$pid" 0 1 | sed 's/^ok //') (pages that did not move)"
 table "$w" "after migrate_pages: process $pid"
 wl_stop "$w"
 wl_stop "$w2"
