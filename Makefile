@@ -8,7 +8,7 @@ KERNEL := build/bzImage-$(PROFILE)
 INITRAMFS := build/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh) $(S)/build-initramfs.sh
 
-.PHONY: all help deps tree kernel initramfs test test-baseline demo shell check export-patches clean
+.PHONY: all help deps tree kernel initramfs test test-baseline demo bench shell check export-patches clean
 
 all: deps kernel initramfs ## build the kernel and the initramfs
 
@@ -34,6 +34,9 @@ test: all ## build, boot every topology, run the tests: "N passed, N failed"
 
 demo: all ## show a process's memory moving between nodes, with tables
 	@$(S)/run-demo.sh
+
+bench: all ## time migrate_pages(2), /proc/PID/migrate and vacate; table in build/bench/
+	@$(S)/run-bench.sh
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/log/shell.log
