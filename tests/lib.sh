@@ -31,12 +31,13 @@ expect_match() {
 }
 
 # wl_start KIND MIB NODES [UID]: start a workload, print its directory.
-# (Called in $(...): nothing it sets survives, so the directory is unique.)
+# WL_CPUS=LIST runs it on those CPUs only. (Called in $(...): nothing it
+# sets survives, so the directory is unique.)
 wl_start() {
 	d=$(mktemp -d "/tmp/wl.$1.XXXXXX")
 	chmod 777 "$d"
 	uid=${4:-0}
-	runas "$uid" "$uid" workload -k "$1" -m "$2" -n "$3" -d "$d" \
+	${WL_CPUS:+taskset -c "$WL_CPUS"} runas "$uid" "$uid" workload -k "$1" -m "$2" -n "$3" -d "$d" \
 		>"$d/log" 2>&1 </dev/null &
 	i=0
 	while [ ! -f "$d/info" ]; do
