@@ -35,8 +35,10 @@ test: all ## build, boot every topology, run the tests: "N passed, N failed"
 demo: all ## show a process's memory moving between nodes, with tables
 	@$(S)/run-demo.sh
 
-bench: all ## time migrate_pages(2), /proc/PID/migrate and vacate; table in build/bench/
-	@$(S)/run-bench.sh
+bench: deps initramfs ## time every migration path on a non-debug kernel; tables in build/bench/
+	@$(S)/prepare-tree.sh
+	@PROFILE=bench $(S)/build-kernel.sh
+	@PROFILE=bench $(S)/run-bench.sh
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/log/shell.log

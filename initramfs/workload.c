@@ -25,6 +25,9 @@
  *                       read: they hold extra references and cannot migrate
  *                       until "unpin"; "ok" or "err ERRNO"
  *   unpin               close that pipe
+ *   touch               read one byte of every page (faults them all in)
+ *   copy NODE           memcpy the region into a buffer on NODE, reply the
+ *                       microseconds it took (the guest's copy bandwidth)
  *   exit
  */
 #define _GNU_SOURCE
@@ -41,6 +44,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errname.h"
@@ -230,6 +234,42 @@ static void unpin(void)
 	}
 }
 
+static void touch_all(void)
+{
+	volatile char sink = 0;
+	size_t off;
+
+	for (off = 0; off < length; off += page_size)
+		sink += region[off];
+	(void)sink;
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Time one memcpy of the region into a pre-faulted buffer on @node. */
+static long long copy_to(int node)
+{
+	char *buf = mmap(NULL, length, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long long start, us;
+
+	if (buf == MAP_FAILED)
+		return -1;
+	if (!bind_range(buf, length, node, 0))
+		memset(buf, 1, length);
+	start = now_us();
+	memcpy(buf, region, length);
+	us = now_us() - start;
+	munmap(buf, length);
+	return us;
+}
+
 static void serve(const char *dir)
 {
 	char cmdpath[4096], replypath[4096], line[256], arg[64];
@@ -267,6 +307,11 @@ static void serve(const char *dir)
 			int err = node > 0 ? pin(node) : EINVAL;
 
 			fprintf(out, err ? "err %s\n" : "ok\n", errname(err));
+		} else if (!strncmp(line, "touch", 5)) {
+			touch_all();
+			fprintf(out, "ok\n");
+		} else if (sscanf(line, "copy %d", &node) == 1) {
+			fprintf(out, "ok %lld\n", copy_to(node));
 		} else if (!strncmp(line, "unpin", 5)) {
 			unpin();
 			fprintf(out, "ok\n");

@@ -54,7 +54,7 @@ mkdir -p "$(dirname "$log")"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
 	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -kernel "$top/build/bzImage-$profile" -initrd "$top/build/initramfs.cpio.gz" \
-	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.topo=$topo rig.only=${ONLY:-}" \
+	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15}" \
 	-display none -monitor none -no-reboot
 
 if [ "$mode" = shell ]; then

@@ -1,22 +1,47 @@
 #!/bin/sh
-# make bench: boot the 2-node guest (1 GiB per node) in bench mode, collect
-# the guest's timings into build/bench/, print the table.
+# make bench: boot the 2-node guest (1 GiB per node) on the bench kernel (no
+# debug options), collect the guest's timings into build/bench/ as raw CSV,
+# summary CSV, Markdown and a PNG chart, and print the tables.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+PROFILE=${PROFILE:-bench}
 out=$top/build/bench
 log=$top/build/log/bench.log
-mkdir -p "$out"
-echo "==> bench: booting the 2-node guest (console: build/log/bench.log)"
-NODE_MEM=${NODE_MEM:-1024} "$top/scripts/boot-guest.sh" bench 2node "$log"
+mkdir -p "$out" "$top/build/log"
+echo "==> bench: booting the 2-node guest, kernel build/bzImage-$PROFILE" \
+	"(console: build/log/bench.log), ${BENCH_REPS:-15} repetitions"
+NODE_MEM=${NODE_MEM:-1024} TIMEOUT=${TIMEOUT:-1800} \
+	"$top/scripts/boot-guest.sh" bench 2node "$log" &
+boot=$!
+tail --pid=$boot -n +1 -f "$log" | awk '/^# bench: repetition/ { print "    " $3, $4; fflush() }'
+wait $boot
 tr -d '\r' < "$log" | grep '^bench,' > "$out/raw.csv" || true
 set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
 [ "$2" -eq 0 ] || { echo "bench: the guest did not finish cleanly (see $log)" >&2; exit 1; }
+
+awk -f "$top/scripts/bench-summary.awk" "$out/raw.csv" > "$out/summary.csv"
+"$top/scripts/bench-chart.sh" "$out/summary.csv" "$out/chart.png"
 {
-	echo "Kernel: build/bzImage-${PROFILE:-test} (profile ${PROFILE:-test}; the test profile has"
-	echo "DEBUG_VM and PROVE_LOCKING, which slow migration several times)."
-	echo "Under TCG only ratios taken in the same run mean anything."
+	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	awk -f "$top/scripts/bench-table.awk" "$out/raw.csv"
+	echo "Kernel: profile $PROFILE (no DEBUG_VM, no PROVE_LOCKING); 2-node QEMU"
+	echo "guest under TCG, 1 GiB per node. TCG timings are only meaningful as"
+	echo "ratios inside one run. Runs: $(grep -c . "$out/raw.csv"), every one"
+	echo "checked (pages on node 1, every page's pattern intact); failed checks"
+	echo "are counted and left out."
+	echo
+	echo "## Bandwidth (MiB/s)"
+	echo
+	echo "| pages | MiB | path | runs | failed | median | IQR |"
+	echo "|---|---:|---|---:|---:|---:|---|"
+	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %.1f | %.1f-%.1f |\n",
+		$1 == "thp" ? "THP" : "4 KiB", $2, $3, $4, $5, $6, $7, $8 }' "$out/summary.csv"
+	echo
+	echo "## Ratios (median; in brackets the range from the quartiles)"
+	echo
+	awk -f "$top/scripts/bench-ratios.awk" "$out/summary.csv"
+	echo
+	echo "Chart: build/bench/chart.png"
 } > "$out/table.md"
 cat "$out/table.md"
