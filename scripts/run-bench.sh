@@ -9,6 +9,7 @@ PROFILE=${PROFILE:-bench}
 out=$top/build/bench
 log=$top/build/log/bench.log
 mkdir -p "$out" "$top/build/log"
+: > "$log"
 echo "==> bench: booting the 2-node guest, kernel build/bzImage-$PROFILE" \
 	"(console: build/log/bench.log), ${BENCH_REPS:-15} repetitions"
 NODE_MEM=${NODE_MEM:-1024} TIMEOUT=${TIMEOUT:-1800} \
