@@ -55,4 +55,4 @@ export-patches: ## regenerate patches/ from the commits in build/linux
 	@$(S)/export-patches.sh
 
 clean: ## remove build output (keeps the extracted tree and ccache)
-	rm -rf build/kbuild-* build/bzImage-* build/initramfs* build/log
+	rm -rf build/kbuild-* build/bzImage-* build/initramfs* build/log build/bench
