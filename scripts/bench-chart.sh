@@ -11,7 +11,7 @@ for kind in anon thp; do
 	awk -F, -v kind="$kind" -v paths="$paths" '
 	NR > 1 && $1 == kind { m[$2, $3] = $6; if (!($2 in s)) { s[$2] = 1; sizes[++n] = $2 } }
 	END { np = split(paths, p, " ")
-		for (i = 1; i <= n; i++) { line = sizes[i] " MiB"
+		for (i = 1; i <= n; i++) { line = sizes[i]
 			for (j = 1; j <= np; j++) line = line " " (m[sizes[i], p[j]] + 0)
 			print line } }' "$summary" > "$dir/chart-$kind.dat"
 done
@@ -23,6 +23,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set ylabel "MiB/s"
+set xlabel "MiB moved"
 set key top left
 set grid ytics
 set title "4 KiB pages"
