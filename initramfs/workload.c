@@ -112,13 +112,22 @@ static size_t verify(size_t *first)
 	return bad;
 }
 
+#define MASK_LONGS (MAX_NODES / (8 * sizeof(long)) + 1)
+
+/* Fill @mask with the node mask of @node alone. */
+static void node_mask(unsigned long *mask, int node)
+{
+	memset(mask, 0, MASK_LONGS * sizeof(long));
+	mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+}
+
 static int bind_range(char *start, size_t len, int node, unsigned int flags)
 {
-	unsigned long mask[MAX_NODES / (8 * sizeof(long)) + 1] = { 0 };
+	unsigned long mask[MASK_LONGS];
 
 	if (node < 0 || node >= MAX_NODES)
 		return EINVAL;
-	mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+	node_mask(mask, node);
 	return sys_mbind(start, len, MPOL_BIND, mask, MAX_NODES + 1, flags) ? errno : 0;
 }
 
@@ -129,7 +138,7 @@ static int bind_range(char *start, size_t len, int node, unsigned int flags)
  */
 static void place_and_fill(const char *list)
 {
-	unsigned long mask[MAX_NODES / (8 * sizeof(long)) + 1];
+	unsigned long mask[MASK_LONGS];
 	int nodes[MAX_NODES], n = 0, i;
 	const char *s = list;
 	char *end;
@@ -151,8 +160,7 @@ static void place_and_fill(const char *list)
 		exit(2);
 	}
 	for (i = 0; i < n; i++) {
-		memset(mask, 0, sizeof(mask));
-		mask[nodes[i] / (8 * sizeof(long))] |= 1UL << (nodes[i] % (8 * sizeof(long)));
+		node_mask(mask, nodes[i]);
 		if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, MAX_NODES + 1))
 			die("set_mempolicy");
 		fill(region + i * chunk, chunk);
