@@ -8,7 +8,8 @@
 #   NODES=N overrides the node count of 2node, NODE_MEM the MiB per node,
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
-#   names start with one of these prefixes.
+#   names start with one of these prefixes, INITRAMFS another initramfs.
+#   The guest learns the kernel's profile from rig.profile.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,8 +54,8 @@ fi
 mkdir -p "$(dirname "$log")"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
 	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
-	$numa -kernel "$top/build/bzImage-$profile" -initrd "$top/build/initramfs.cpio.gz" \
-	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15}" \
+	$numa -kernel "$top/build/bzImage-$profile" -initrd "${INITRAMFS:-$top/build/initramfs.cpio.gz}" \
+	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15}" \
 	-display none -monitor none -no-reboot
 
 if [ "$mode" = shell ]; then

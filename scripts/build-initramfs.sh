@@ -1,11 +1,13 @@
 #!/bin/sh
 # Build build/initramfs.cpio.gz: busybox-static, /init, /etc, the guest
-# tests and the static C helpers of initramfs/.
+# tests and the static C helpers of initramfs/. INITRAMFS=PATH writes
+# elsewhere (the staging directory is PATH without .cpio.gz), so that two
+# checkouts' builds need not share one file.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-root=$top/build/initramfs
-out=$top/build/initramfs.cpio.gz
+out=${INITRAMFS:-$top/build/initramfs.cpio.gz}
+root=${out%.cpio.gz}
 
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/etc" "$root/tests"
@@ -22,4 +24,4 @@ for src in "$top"/initramfs/*.c; do
 done
 
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"
-echo "==> initramfs: $(du -h "$out" | cut -f1) build/initramfs.cpio.gz"
+echo "==> initramfs: $(du -h "$out" | cut -f1) ${out#"$top"/}"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build bzImage for a profile: build/kbuild-$PROFILE from build/linux, config
-# = tinyconfig + scripts/kernel.config (+ scripts/kernel-$PROFILE.config).
+# = tinyconfig + scripts/kernel.config (+ scripts/kernel-$PROFILE.config,
+# preceded by the fragment it names on an "# extends: PROFILE" line).
 # Fails when any requested option did not survive the merge.
 set -eu
 
@@ -9,7 +10,12 @@ profile=${PROFILE:-test}
 tree=$top/build/linux
 out=$top/build/kbuild-$profile
 frags="$top/scripts/kernel.config"
-[ -f "$top/scripts/kernel-$profile.config" ] && frags="$frags $top/scripts/kernel-$profile.config"
+own=$top/scripts/kernel-$profile.config
+if [ -f "$own" ]; then
+	base=$(sed -n 's/^# extends: //p' "$own")
+	[ -z "$base" ] || frags="$frags $top/scripts/kernel-$base.config"
+	frags="$frags $own"
+fi
 
 mkdir -p "$out"
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}

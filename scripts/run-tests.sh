@@ -1,12 +1,14 @@
 #!/bin/sh
 # Host test runner: boot each topology in test mode, turn the guest's TAP
 # into one count, fail on any failed test, short plan, timeout or splat.
-# Last line: "N passed, N failed".
+# Lines "# figure: ..." from the guest (counts a test wants reported: inputs
+# tried, faults injected, ...) are repeated in the summary. LOGDIR puts the
+# console logs elsewhere than build/log. Last line: "N passed, N failed".
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 topos=${TOPOS:-2node 4node memless}
-logdir=$top/build/log
+logdir=${LOGDIR:-$top/build/log}
 mkdir -p "$logdir"
 total_pass=0
 total_fail=0
@@ -15,7 +17,8 @@ for topo in $topos; do
 	log=$logdir/test-$topo.log
 	rm -f "$log"
 	: > "$log"
-	echo "==> test: booting $topo guest (console: build/log/test-$topo.log)"
+	echo "==> test: booting $topo guest, kernel build/bzImage-${PROFILE:-test}" \
+		"(console: ${log#"$top"/})"
 	"$top/scripts/boot-guest.sh" test "$topo" "$log" &
 	boot=$!
 	tail --pid=$boot -n +1 -f "$log" |
@@ -25,6 +28,7 @@ for topo in $topos; do
 	[ $rc -eq 0 ] || echo "    qemu exited with $rc (124: wall-clock limit)"
 	summary=$(awk -f "$top/scripts/tap-summary.awk" "$log")
 	echo "$summary" | sed '$d' | sed 's/^/    /'
+	tr -d '\r' < "$log" | sed -n 's/^# figure: /    /p'
 	set -- $(echo "$summary" | tail -n 1)
 	echo "    $topo: $1 passed, $2 failed"
 	total_pass=$((total_pass + $1))
