@@ -23,5 +23,8 @@ for src in "$top"/initramfs/*.c; do
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -static -o "$root/bin/$name" "$src"
 done
 
+# A setuid-root copy of the workload: the tests of an open fd across exec.
+install -m 4755 "$root/bin/workload" "$root/bin/workload-setuid"
+
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"
 echo "==> initramfs: $(du -h "$out" | cut -f1) ${out#"$top"/}"
