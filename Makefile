@@ -8,7 +8,7 @@ KERNEL := build/bzImage-$(PROFILE)
 INITRAMFS := build/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh) $(S)/build-initramfs.sh
 
-.PHONY: all help deps tree kernel initramfs test test-baseline demo bench shell check export-patches clean
+.PHONY: all help deps tree kernel initramfs test test-debug test-baseline demo bench shell check export-patches clean
 
 all: deps kernel initramfs ## build the kernel and the initramfs
 
@@ -31,6 +31,11 @@ initramfs: deps $(INITRAMFS) ## build the busybox initramfs with tests and helpe
 
 test: all ## build, boot every topology, run the tests: "N passed, N failed"
 	@$(S)/run-tests.sh
+
+test-debug: deps initramfs ## the same on a KASAN/kmemleak/fault-injection kernel, plus fuzz, faults, soak
+	@$(S)/prepare-tree.sh
+	@PROFILE=debug $(S)/build-kernel.sh
+	@PROFILE=debug TIMEOUT=$${TIMEOUT:-2700} $(S)/run-tests.sh
 
 demo: all ## show a process's memory moving between nodes, with tables
 	@$(S)/run-demo.sh

@@ -15,7 +15,7 @@ echo "==> bench: booting the 2-node guest, kernel build/bzImage-$PROFILE" \
 NODE_MEM=${NODE_MEM:-1024} TIMEOUT=${TIMEOUT:-1800} \
 	"$top/scripts/boot-guest.sh" bench 2node "$log" &
 boot=$!
-tail --pid=$boot -n +1 -f "$log" | awk '/^# bench: repetition/ { print "    " $3, $4; fflush() }'
+tail --pid=$boot -n +1 -f "$log" | sed -un 's/^# bench: /    /p'
 wait $boot
 tr -d '\r' < "$log" | grep '^bench,' > "$out/raw.csv" || true
 set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)

@@ -4,10 +4,17 @@
 #   bench,KIND,MIB,PATH,MICROSECONDS,CHECK
 # KIND is anon (4 KiB pages) or thp; PATH is syscall (migrate_pages(2)),
 # proc (/proc/PID/migrate), swap (/proc/PID/migrate "0 1 swap" plus the
-# re-fault of every page), vacate1 and vacate8 (node0/vacate with the
-# memory held by 1 or 8 processes) or copy (memcpy of the same size from
-# node 0 to node 1: the limit). CHECK is "ok" only when every page reached
-# node 1 and every page's pattern is intact.
+# re-fault of every page), vacate1 and vacate8 (nodeN/vacate with the
+# memory held by 1 or 8 processes) or copy (memcpy of the same size to the
+# other node: the limit). CHECK is "ok" only when every page reached the
+# destination with its pattern intact (and, for THP, still huge).
+#
+# For each kind and size, one workload (A) and a set of 8 (B) are filled
+# once and then moved back and forth between the two nodes, so a run costs
+# its migration and its check, not a fresh fill. Per repetition A moves
+# three times and B once, so the two always sit on different nodes when a
+# vacate starts (a vacate moves everything on its node). The swap path gets
+# a fresh workload each run: its pages come back as 4 KiB pages.
 set -eu
 cd /tests
 . ./lib.sh
@@ -15,63 +22,85 @@ cd /tests
 reps=${BENCH_REPS:-15}
 kinds=${BENCH_KINDS:-anon thp}
 sizes=${BENCH_SIZES:-16 64 256}
-paths="syscall proc swap vacate1 vacate8 copy"
 
-# check_set DIR...: every page of every workload on node 1, patterns intact.
-check_set() {
+other() { echo $((1 - $1)); }
+node_cpus() { cat "/sys/devices/system/node/node$1/cpulist"; }
+
+# on_node NODE DIR...: every page of every workload on NODE, patterns
+# intact, and for THP every page still part of a huge page (except after
+# swap: evicted THPs come back as 4 KiB pages).
+on_node() {
+	node=$1
+	shift
 	for d in "$@"; do
 		n=$(wl_pages "$d")
-		[ "$(wl_cmd "$d" where)" = "N1=$n err=0" ] || return 1
+		[ "$(wl_cmd "$d" where)" = "N$node=$n err=0" ] || return 1
 		[ "$(wl_cmd "$d" verify)" = "ok $n" ] || return 1
+		[ "$kind" != thp ] || [ "$path" = swap ] ||
+			[ "$(huge_kib "$d")" -eq $((n * 4)) ] || return 1
 	done
 }
 
-# run_path KIND MIB PATH: set up, time, check, tear down; print the CSV line.
-run_path() {
-	count=1
-	[ "$3" = vacate8 ] && count=8
-	# The swap path's pages come back where the task runs: node 1's CPUs.
-	cpus=""
-	[ "$3" = swap ] && cpus=2-3
-	dirs=""
-	i=0
-	while [ $i -lt $count ]; do
-		dirs="$dirs $(WL_CPUS=$cpus wl_start "$1" $(($2 / count)) 0)"
-		i=$((i + 1))
-	done
-	set -- "$1" "$2" "$3" $dirs
-	first=$4
-	pid=$(wl_pid "$first")
-	check=ok
-	case $3 in
-	syscall) t=$(timeit migrate-syscall "$pid" 0 1 2>/dev/null) || check=bad ;;
-	proc) t=$(timeit writefile "/proc/$pid/migrate" "0 1" 2>/dev/null) || check=bad ;;
-	swap) t=$(timeit sh -c "writefile /proc/$pid/migrate '0 1 swap' >/dev/null &&
-		echo touch > $first/cmd && cat $first/reply >/dev/null" 2>/dev/null) || check=bad ;;
-	vacate*) t=$(timeit writefile /sys/devices/system/node/node0/vacate 1 2>/dev/null) || check=bad ;;
-	copy) t=$(wl_cmd "$first" "copy 1" | sed -n 's/^ok //p') ;;
-	esac
-	kind=$1 mib=$2 path=$3
+huge_kib() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$(wl_pid "$1")/smaps_rollup"; }
+
+# record PATH US NODE DIR...: check the run, print its CSV line.
+record() {
+	path=$1 us=$2 node=$3
 	shift 3
-	if [ "$path" = copy ]; then
-		[ "$(wl_cmd "$first" verify)" = "ok $(wl_pages "$first")" ] || check=bad
-	else
-		check_set "$@" || check=bad
-	fi
-	echo "bench,$kind,$mib,$path,${t:-0},$check"
-	for d in "$@"; do
+	check=ok
+	[ -n "$us" ] && on_node "$node" "$@" || check=bad
+	echo "bench,$kind,$mib,$path,${us:-0},$check"
+}
+
+timed() { timeit "$@" 2>/dev/null || true; }
+
+# swap_run: a fresh workload on node 0, running on node 1's CPUs, evicted
+# and faulted back in.
+swap_run() {
+	c=$(WL_CPUS=$(node_cpus 1) wl_start "$kind" "$mib" 0)
+	pid=$(wl_pid "$c")
+	us=$(timed sh -c "writefile /proc/$pid/migrate '0 1 swap' >/dev/null &&
+		echo touch > $c/cmd && cat $c/reply >/dev/null")
+	record swap "$us" 1 "$c"
+	wl_stop "$c"
+}
+
+# block: every repetition of every path for one kind and size.
+block() {
+	a_dir=$(wl_start "$kind" "$mib" 0)
+	b_dirs=""
+	for i in 1 2 3 4 5 6 7 8; do
+		b_dirs="$b_dirs $(wl_start "$kind" $((mib / 8)) 1)"
+	done
+	a=0 b=1
+	for rep in $(seq 1 "$reps"); do
+		echo "# bench: $kind $mib MiB, repetition $rep of $reps"
+		apid=$(wl_pid "$a_dir")
+		# A and B start on different nodes: vacate A's node.
+		us=$(timed writefile "/sys/devices/system/node/node$a/vacate" "$b")
+		a=$b
+		record vacate1 "$us" "$a" "$a_dir"
+		us=$(timed migrate-syscall "$apid" "$a" "$(other "$a")")
+		a=$(other "$a")
+		record syscall "$us" "$a" "$a_dir"
+		us=$(timed writefile "/sys/devices/system/node/node$b/vacate" "$a")
+		b=$a
+		record vacate8 "$us" "$b" $b_dirs
+		us=$(timed writefile "/proc/$apid/migrate" "$a $(other "$a")")
+		a=$(other "$a")
+		record proc "$us" "$a" "$a_dir"
+		swap_run
+		us=$(wl_cmd "$a_dir" "copy $(other "$a")" | sed -n 's/^ok //p')
+		record copy "$us" "$a" "$a_dir"
+	done
+	for d in "$a_dir" $b_dirs; do
 		wl_stop "$d"
 	done
 }
 
 echo "# bench: $reps repetitions; kinds: $kinds; sizes (MiB): $sizes"
-for rep in $(seq 1 "$reps"); do
-	echo "# bench: repetition $rep"
-	for kind in $kinds; do
-		for mib in $sizes; do
-			for path in $paths; do
-				run_path "$kind" "$mib" "$path"
-			done
-		done
+for kind in $kinds; do
+	for mib in $sizes; do
+		block
 	done
 done
