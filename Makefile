@@ -6,7 +6,8 @@ S := scripts
 PROFILE ?= test
 KERNEL := build/bzImage-$(PROFILE)
 INITRAMFS := build/initramfs.cpio.gz
-INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh) $(S)/build-initramfs.sh
+INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh tests/selftests/*) \
+	$(S)/build-initramfs.sh $(S)/build-clients.sh
 
 .PHONY: all help deps tree kernel initramfs test test-debug test-baseline demo bench shell check export-patches clean
 
@@ -27,7 +28,7 @@ kernel: tree ## build build/bzImage-$(PROFILE) (ccache, incremental)
 $(INITRAMFS): $(INITRAMFS_SRC)
 	@$(S)/build-initramfs.sh
 
-initramfs: deps $(INITRAMFS) ## build the busybox initramfs with tests and helpers
+initramfs: deps tree $(INITRAMFS) ## build the busybox initramfs with tests and helpers
 
 test: all ## build, boot every topology, run the tests: "N passed, N failed"
 	@$(S)/run-tests.sh

@@ -23,6 +23,9 @@ for src in "$top"/initramfs/*.c; do
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -static -o "$root/bin/$name" "$src"
 done
 
+# numactl's migratepages and numastat, the kernel's migration selftest.
+"$top/scripts/build-clients.sh" "$root/bin"
+
 # A setuid-root copy of the workload: the tests of an open fd across exec.
 install -m 4755 "$root/bin/workload" "$root/bin/workload-setuid"
 

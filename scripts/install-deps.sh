@@ -1,22 +1,39 @@
 #!/bin/sh
 # Install the Debian packages the rig needs; does nothing when all are present.
+# scripts/build-clients.sh fetches numactl's source once with apt-get source:
+# that needs a deb-src entry for Debian's archive and its Sources index, added
+# here (in /etc/apt/sources.list.d/numa-migrate-src.sources) when missing.
 set -eu
 
 PKGS="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio \
 xz-utils qemu-system-x86 busybox-static ccache perl git python3 \
-libnuma-dev numactl gnuplot-nox"
+libnuma-dev numactl gnuplot-nox dpkg-dev patch"
+SRC_LIST=/etc/apt/sources.list.d/numa-migrate-src.sources
 
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+no_src=0
+ls /var/lib/apt/lists/*_source_Sources* >/dev/null 2>&1 || no_src=1
+[ -z "$missing" ] && [ $no_src -eq 0 ] && exit 0
 
-echo "==> installing:$missing"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
+if [ $no_src -eq 1 ] &&
+	! grep -qs '^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/*.list &&
+	! grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources; then
+	echo "==> adding a deb-src entry: $SRC_LIST"
+	printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' \
+		'Suites: bookworm' 'Components: main' \
+		'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+		$SUDO tee "$SRC_LIST" >/dev/null
+fi
+
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
+[ -z "$missing" ] && exit 0
+echo "==> installing:$missing"
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $missing

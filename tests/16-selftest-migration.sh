@@ -1,0 +1,52 @@
+#!/bin/sh
+# The kernel tree's own migration selftest, tools/testing/selftests/vm/
+# migration.c, built static by scripts/build-clients.sh as selftest-migration
+# with tests/selftests/migration-relax.patch (a case fails only after 100
+# consecutive failed moves, as upstream since 2024; RUNTIME shortened by
+# -DRUNTIME). One thread moves a page between nodes 0 and 1 with
+# move_pages(2) while the others read it: private_anon, shared_anon (forked
+# readers) and private_anon_thp must each report ok, the binary exit 0.
+# It needs root and at least 3 CPUs (it skips its cases otherwise) and uses
+# only what 6.1 has, so it also runs on the unpatched kernel.
+# topo: 2node
+set -eu
+. ./lib.sh
+plan 7
+
+out=/tmp/selftest-migration.out
+
+# case_result NAME: "ok" or "not ok" from the harness's TAP line for
+# migration.NAME; a skipped case ("ok N # SKIP ...") or none: "no result".
+case_result() {
+	awk -v c="migration.$1" '
+	$0 == "ok " $2 " " c { r = "ok" }
+	$0 == "not ok " $3 " " c { r = "not ok" }
+	END { print r ? r : "no result" }' "$out"
+}
+
+# figure: each case's "# migrate: M moves, R failed moves retried" line.
+figure() {
+	awk -v s="$1" '
+	/^# +RUN +migration\./ { split($3, x, "."); c = x[2] }
+	/^# migrate: / { f = f sprintf("%s%s %d moves %d retried", f ? ", " : "", c, $3, $5) }
+	END {
+		if (f == "") f = "no moves reported"
+		printf "# figure: selftest migration (%d s): %s\n", s, f
+	}' "$out"
+}
+
+expect "root with $(nproc) CPUs (at least 3)" "$(id -u) $(($(nproc) >= 3))" "0 1"
+start=$(date +%s)
+rc=0
+timeout 300 selftest-migration >"$out" 2>&1 || rc=$?
+# A case that failed leaves its forked readers running: end them.
+killall -9 selftest-migration >/dev/null 2>&1 || true
+sed 's/^/#   /' "$out"
+figure $(($(date +%s) - start))
+for c in private_anon shared_anon private_anon_thp; do
+	expect "$c" "$(case_result "$c")" "ok"
+done
+expect "harness totals" "$(sed -n 's/^# Totals: //p' "$out")" \
+	"pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0"
+expect "exit status" "$rc" "0"
+expect_no_isolated
