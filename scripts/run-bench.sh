@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench: boot the 2-node guest (1 GiB per node) on the bench kernel (no
+# make bench: boot the 2-node guest (2 GiB per node) on the bench kernel (no
 # debug options), collect the guest's timings into build/bench/ as raw CSV,
 # summary CSV, Markdown and a PNG chart, and print the tables.
 set -eu
@@ -8,11 +8,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 PROFILE=${PROFILE:-bench}
 out=$top/build/bench
 log=$top/build/log/bench.log
+node_mem=${NODE_MEM:-2048}
 mkdir -p "$out" "$top/build/log"
 : > "$log"
 echo "==> bench: booting the 2-node guest, kernel build/bzImage-$PROFILE" \
 	"(console: build/log/bench.log), ${BENCH_REPS:-15} repetitions"
-NODE_MEM=${NODE_MEM:-1024} TIMEOUT=${TIMEOUT:-1800} \
+NODE_MEM=$node_mem TIMEOUT=${TIMEOUT:-1800} \
 	"$top/scripts/boot-guest.sh" bench 2node "$log" &
 boot=$!
 tail --pid=$boot -n +1 -f "$log" | sed -un 's/^# bench: /    /p'
@@ -27,10 +28,12 @@ awk -f "$top/scripts/bench-summary.awk" "$out/raw.csv" > "$out/summary.csv"
 	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Kernel: profile $PROFILE (no DEBUG_VM, no PROVE_LOCKING); 2-node QEMU"
-	echo "guest under TCG, 1 GiB per node. TCG timings are only meaningful as"
-	echo "ratios inside one run. Runs: $(grep -c . "$out/raw.csv"), every one"
-	echo "checked (pages on node 1, every page's pattern intact); failed checks"
-	echo "are counted and left out."
+	echo "guest under TCG, $node_mem MiB per node, swap on a RAM disk. TCG timings"
+	echo "are only meaningful as ratios inside one run. Runs: $(grep -c . "$out/raw.csv"),"
+	echo "every one checked (every page on the destination node, THP still huge;"
+	echo "every page's pattern verified after the run or, for the workloads moved"
+	echo "back and forth, after their last run); failed checks are counted and"
+	echo "left out."
 	echo
 	echo "## Bandwidth (MiB/s)"
 	echo

@@ -26,30 +26,38 @@ sizes=${BENCH_SIZES:-16 64 256}
 other() { echo $((1 - $1)); }
 node_cpus() { cat "/sys/devices/system/node/node$1/cpulist"; }
 
-# on_node NODE DIR...: every page of every workload on NODE, patterns
-# intact, and for THP every page still part of a huge page (except after
-# swap: evicted THPs come back as 4 KiB pages).
+# on_node NODE DIR...: every page of every workload on NODE and, for THP,
+# still part of a huge page (except after swap: evicted THPs come back as
+# 4 KiB pages).
 on_node() {
 	node=$1
 	shift
 	for d in "$@"; do
 		n=$(wl_pages "$d")
 		[ "$(wl_cmd "$d" where)" = "N$node=$n err=0" ] || return 1
-		[ "$(wl_cmd "$d" verify)" = "ok $n" ] || return 1
 		[ "$kind" != thp ] || [ "$path" = swap ] ||
 			[ "$(huge_kib "$d")" -eq $((n * 4)) ] || return 1
 	done
 }
 
+# intact DIR...: every page of every workload holds its pattern.
+intact() {
+	for d in "$@"; do
+		[ "$(wl_cmd "$d" verify)" = "ok $(wl_pages "$d")" ] || return 1
+	done
+}
+
 huge_kib() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$(wl_pid "$1")/smaps_rollup"; }
 
-# record PATH US NODE DIR...: check the run, print its CSV line.
+# record PATH US NODE DIR...: check where the run left the pages; add
+# "PATH,US,CHECK" to the block's lines (printed once the patterns are
+# verified). No time (US empty) means the run failed.
 record() {
 	path=$1 us=$2 node=$3
 	shift 3
 	check=ok
 	[ -n "$us" ] && on_node "$node" "$@" || check=bad
-	echo "bench,$kind,$mib,$path,${us:-0},$check"
+	lines="$lines $path,${us:-0},$check"
 }
 
 timed() { timeit "$@" 2>/dev/null || true; }
@@ -61,6 +69,7 @@ swap_run() {
 	pid=$(wl_pid "$c")
 	us=$(timed sh -c "writefile /proc/$pid/migrate '0 1 swap' >/dev/null &&
 		echo touch > $c/cmd && cat $c/reply >/dev/null")
+	intact "$c" || us=""
 	record swap "$us" 1 "$c"
 	wl_stop "$c"
 }
@@ -73,6 +82,7 @@ block() {
 		b_dirs="$b_dirs $(wl_start "$kind" $((mib / 8)) 1)"
 	done
 	a=0 b=1
+	lines=""
 	for rep in $(seq 1 "$reps"); do
 		echo "# bench: $kind $mib MiB, repetition $rep of $reps"
 		apid=$(wl_pid "$a_dir")
@@ -92,6 +102,14 @@ block() {
 		swap_run
 		us=$(wl_cmd "$a_dir" "copy $(other "$a")" | sed -n 's/^ok //p')
 		record copy "$us" "$a" "$a_dir"
+	done
+	# A and B were moved back and forth: their patterns are checked once,
+	# after the last run, and a bad page fails every run of the block.
+	verdict=ok
+	intact "$a_dir" $b_dirs || verdict=bad
+	for line in $lines; do
+		[ "${line%%,*}" = swap ] || [ $verdict = ok ] || line=${line%,*},bad
+		echo "bench,$kind,$mib,$line"
 	done
 	for d in "$a_dir" $b_dirs; do
 		wl_stop "$d"
