@@ -28,6 +28,9 @@
  *   touch               read one byte of every page (faults them all in)
  *   copy NODE           memcpy the region into a buffer on NODE, reply the
  *                       microseconds it took (the guest's copy bandwidth)
+ *   dumpable N          prctl(PR_SET_DUMPABLE, N): 0 makes the process
+ *                       non-dumpable (only CAP_SYS_PTRACE may then open its
+ *                       /proc files); "ok DUMPABLE" (read back) or "err ERRNO"
  *   exit
  */
 #define _GNU_SOURCE
@@ -320,6 +323,11 @@ static void serve(const char *dir)
 			fprintf(out, "ok\n");
 		} else if (sscanf(line, "copy %d", &node) == 1) {
 			fprintf(out, "ok %lld\n", copy_to(node));
+		} else if (sscanf(line, "dumpable %d", &node) == 1) {
+			if (prctl(PR_SET_DUMPABLE, node, 0, 0, 0))
+				fprintf(out, "err %s\n", errname(errno));
+			else
+				fprintf(out, "ok %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
 		} else if (!strncmp(line, "unpin", 5)) {
 			unpin();
 			fprintf(out, "ok\n");

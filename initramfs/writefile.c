@@ -2,7 +2,8 @@
 /*
  * writefile: one write(2) to a file, reporting the exact errno.
  *
- *   writefile [-u UID] [-o OFFSET] [-r REPEAT] [-p FIFO] PATH DATA
+ *   writefile [-u UID] [-o OFFSET] [-r REPEAT] [-p FIFO]
+ *             [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]
  *
  * Prints "ok BYTES", "err ERRNO" (the write failed) or "open err ERRNO".
  *   -u UID     open PATH in a child that dropped every id to UID (and so
@@ -12,11 +13,19 @@
  *   -r REPEAT  write DATA repeated REPEAT times in one write
  *   -p FIFO    after opening, print "opened" and wait for a line on FIFO
  *              before writing (the test changes the target meanwhile)
+ *   -t THREADS THREADS threads write to the one open fd at once, each
+ *              ITERATIONS times (-i, default 1); write I of thread T sends
+ *              the (T + I) % N-th of the N DATA arguments. Prints the
+ *              results of all the writes on one line:
+ *              "writes=TOTAL ok=FULL [short=N] [ERRNO=N]..."
+ *              (write(2)s on one fd wait for each other on the file
+ *              position lock; with -o they are pwrite(2)s, truly at once)
  * DATA may contain \n and \0 escapes.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,25 +115,124 @@ static size_t unescape(char *s)
 	return w - s;
 }
 
+/* DATA unescaped and repeated: one buffer per DATA argument. */
+struct payload {
+	char *buf;
+	size_t len;
+};
+
+static int make_payload(struct payload *p, char *data, long repeat)
+{
+	size_t len = unescape(data);
+	long i;
+
+	p->len = len * repeat;
+	p->buf = malloc(p->len + 1);
+	if (!p->buf)
+		return -1;
+	for (i = 0; i < repeat; i++)
+		memcpy(p->buf + i * len, data, len);
+	return 0;
+}
+
+static ssize_t write_one(int fd, const struct payload *p, long offset)
+{
+	return offset >= 0 ? pwrite(fd, p->buf, p->len, offset) : write(fd, p->buf, p->len);
+}
+
+#define MAX_ERRNO 4096
+
+struct writer {
+	pthread_t thread;
+	pthread_barrier_t *start;
+	const struct payload *payloads;
+	int npayloads, fd, index;
+	long iterations, offset;
+	long ok, shortw, errs[MAX_ERRNO];
+};
+
+static void *writer_run(void *arg)
+{
+	struct writer *w = arg;
+	long i;
+
+	pthread_barrier_wait(w->start);
+	for (i = 0; i < w->iterations; i++) {
+		const struct payload *p = &w->payloads[(w->index + i) % w->npayloads];
+		ssize_t n = write_one(w->fd, p, w->offset);
+
+		if (n == (ssize_t)p->len)
+			w->ok++;
+		else if (n >= 0)
+			w->shortw++;
+		else
+			w->errs[errno > 0 && errno < MAX_ERRNO ? errno : 0]++;
+	}
+	return NULL;
+}
+
+/* -t: @nthreads writers on @fd at once; prints the sum of their results. */
+static int write_threads(int fd, const struct payload *payloads, int npayloads,
+			 long nthreads, long iterations, long offset)
+{
+	struct writer *w = calloc(nthreads, sizeof(*w));
+	long t, ok = 0, shortw = 0, e, sum;
+	pthread_barrier_t start;
+	int failed = 0;
+
+	if (!w || pthread_barrier_init(&start, NULL, nthreads))
+		return 1;
+	for (t = 0; t < nthreads; t++) {
+		w[t] = (struct writer){ .start = &start, .payloads = payloads,
+					.npayloads = npayloads, .fd = fd, .index = t,
+					.iterations = iterations, .offset = offset };
+		if (pthread_create(&w[t].thread, NULL, writer_run, &w[t])) {
+			fprintf(stderr, "writefile: pthread_create failed\n");
+			exit(1);
+		}
+	}
+	for (t = 0; t < nthreads; t++) {
+		pthread_join(w[t].thread, NULL);
+		ok += w[t].ok;
+		shortw += w[t].shortw;
+	}
+	printf("writes=%ld ok=%ld", nthreads * iterations, ok);
+	if (shortw)
+		printf(" short=%ld", shortw);
+	for (e = 0; e < MAX_ERRNO; e++) {
+		for (sum = 0, t = 0; t < nthreads; t++)
+			sum += w[t].errs[e];
+		if (sum)
+			printf(" %s=%ld", e ? errname(e) : "EUNKNOWN", sum);
+		failed |= sum != 0;
+	}
+	printf("\n");
+	free(w);
+	return failed || shortw;
+}
+
 int main(int argc, char **argv)
 {
-	long uid = -1, offset = -1, repeat = 1, i;
+	long uid = -1, offset = -1, repeat = 1, threads = 0, iterations = 1, i;
+	struct payload *payloads;
 	const char *fifo = NULL;
-	size_t len, total;
-	char *buf;
+	int opt, fd, ndata;
 	ssize_t n;
-	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "+u:o:r:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:o:r:p:t:i:")) != -1) {
 		switch (opt) {
 		case 'u': uid = atol(optarg); break;
 		case 'o': offset = atol(optarg); break;
 		case 'r': repeat = atol(optarg); break;
 		case 'p': fifo = optarg; break;
+		case 't': threads = atol(optarg); break;
+		case 'i': iterations = atol(optarg); break;
 		default: goto usage;
 		}
 	}
-	if (argc - optind != 2 || repeat < 1)
+	ndata = argc - optind - 1;
+	if (ndata < 1 || ((ndata > 1 || iterations != 1) && !threads) ||
+	    repeat < 1 || threads < 0 || threads > 1024 || iterations < 1)
 		goto usage;
 
 	fd = uid >= 0 ? open_as(argv[optind], uid) : open(argv[optind], O_WRONLY);
@@ -144,15 +252,16 @@ int main(int argc, char **argv)
 		fclose(f);
 	}
 
-	len = unescape(argv[optind + 1]);
-	total = len * repeat;
-	buf = malloc(total + 1);
-	if (!buf)
+	payloads = calloc(ndata, sizeof(*payloads));
+	if (!payloads)
 		return 1;
-	for (i = 0; i < repeat; i++)
-		memcpy(buf + i * len, argv[optind + 1], len);
+	for (i = 0; i < ndata; i++)
+		if (make_payload(&payloads[i], argv[optind + 1 + i], repeat))
+			return 1;
+	if (threads)
+		return write_threads(fd, payloads, ndata, threads, iterations, offset);
 
-	n = offset >= 0 ? pwrite(fd, buf, total, offset) : write(fd, buf, total);
+	n = write_one(fd, &payloads[0], offset);
 	if (n < 0) {
 		printf("err %s\n", errname(errno));
 		return 1;
@@ -160,6 +269,7 @@ int main(int argc, char **argv)
 	printf("ok %zd\n", n);
 	return 0;
 usage:
-	fprintf(stderr, "usage: writefile [-u UID] [-o OFFSET] [-r N] [-p FIFO] PATH DATA\n");
+	fprintf(stderr, "usage: writefile [-u UID] [-o OFFSET] [-r N] [-p FIFO] "
+		"[-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]\n");
 	return 2;
 }
