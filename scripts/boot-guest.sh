@@ -9,8 +9,9 @@
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
-#   The guest learns the kernel's profile from rig.profile, and the soak
-#   test's duration from SOAK_SECONDS (rig.soak).
+#   The guest learns the kernel's profile from rig.profile, the soak
+#   test's duration from SOAK_SECONDS (rig.soak) and the fuzzer's seed
+#   from FUZZ_SEED (rig.fuzz_seed).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,7 +64,7 @@ mkdir -p "$(dirname "$log")"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
 	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -kernel "$top/build/bzImage-$profile" -initrd "${INITRAMFS:-$top/build/initramfs.cpio.gz}" \
-	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-}$extra" \
+	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-}$extra" \
 	-display none -monitor none -no-reboot
 
 if [ "$mode" = shell ]; then
