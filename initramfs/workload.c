@@ -52,6 +52,10 @@
 
 #include "errname.h"
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 #define MPOL_DEFAULT 0
 #define MPOL_BIND 2
 #define MPOL_MF_STRICT (1 << 0)
@@ -166,6 +170,12 @@ static void place_and_fill(const char *list)
 		node_mask(mask, nodes[i]);
 		if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, MAX_NODES + 1))
 			die("set_mempolicy");
+		/*
+		 * One madvise faults the whole chunk in, much faster under
+		 * emulation than a trap per page; where it fails (a full
+		 * node), fill() faults in the rest as before.
+		 */
+		madvise(region + i * chunk, chunk, MADV_POPULATE_WRITE);
 		fill(region + i * chunk, chunk);
 	}
 	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
