@@ -14,7 +14,7 @@ total_pass=0
 total_fail=0
 
 for topo in $topos; do
-	log=$logdir/test-$topo.log
+	log=$logdir/${PROFILE:-test}-$topo.log
 	rm -f "$log"
 	: > "$log"
 	echo "==> test: booting $topo guest, kernel build/bzImage-${PROFILE:-test}" \
