@@ -21,7 +21,7 @@ V1=/sys/devices/system/node/node1/vacate
 # The most faults one arming may inject; injected = TIMES - what is left.
 TIMES=100000
 # Free memory per node that may be missing after a case, in KiB, once
-# settled (see settle and node_free_kib): the test's shells, page tables
+# settled (see settle and free_kib): the test's shells, page tables
 # and slab come and go meanwhile; 12 measurements on this kernel differed
 # by 132 KiB at most. A lost THP (2 MiB) or 128 lost pages exceed it.
 FREE_TOL_KIB=512
@@ -62,18 +62,6 @@ trap inject_reset EXIT
 
 injected() { echo $((TIMES - $(cat $FA/times))); }
 
-# node_free_kib NODE: the node's MemFree plus the pages waiting in the
-# allocator's per-CPU lists, which MemFree leaves out: here they may hold
-# 10-15 MiB per CPU (pcp "high" in /proc/zoneinfo), enough to hide or fake
-# the loss of a whole workload.
-node_free_kib() {
-	awk -v node="Node $1," '
-	/^Node/ { in_node = (($1 " " $2) == node) }
-	in_node && $1 == "pages" && $2 == "free" { n += $3 }
-	in_node && $1 == "count:" { n += $2 }
-	END { print n * 4 }' /proc/zoneinfo
-}
-
 # settle: give back what the slab caches hold free (KASAN's quarantine of
 # freed objects included) and fold the per-CPU counters.
 settle() {
@@ -87,8 +75,8 @@ settle() {
 # within FREE_TOL_KIB of what it was.
 expect_free_back() {
 	settle
-	a0=$(node_free_kib 0)
-	a1=$(node_free_kib 1)
+	a0=$(free_kib 0)
+	a1=$(free_kib 1)
 	expect "$1: free memory back on both nodes" \
 		"$((a0 + FREE_TOL_KIB >= $2)) $((a1 + FREE_TOL_KIB >= $3))" "1 1"
 	diag "  free KiB node 0: $2 -> $a0 ($((a0 - $2))), node 1: $3 -> $a1 ($((a1 - $3)))"
@@ -130,8 +118,8 @@ fault_case() {
 	# text, stack and heap leave node 0 too, then mbind moves the region.
 	node_vacate 0 1 >/dev/null
 	settle
-	f0=$(node_free_kib 0)
-	f1=$(node_free_kib 1)
+	f0=$(free_kib 0)
+	f1=$(free_kib 1)
 	w=$(wl_start "$2" "$3" 1)
 	pid=$(wl_pid "$w")
 	pages=$(wl_pages "$w")

@@ -62,14 +62,6 @@ anon_kib() {
 	awk '$1 == "AnonPages:" { print $2 }' /proc/meminfo
 }
 
-# free_kib: free memory, KiB: MemFree plus the pages the per-CPU page
-# lists hold (counted as used in MemFree; /proc/zoneinfo's "count:").
-free_kib() {
-	echo 1 > /proc/sys/vm/stat_refresh
-	awk '$1 == "count:" { pcp += $2 } $1 == "MemFree:" { free = $2 }
-		END { print free + pcp * 4 }' /proc/zoneinfo /proc/meminfo
-}
-
 # in_range DESC VALUE MIN MAX: pass when MIN <= VALUE <= MAX.
 in_range() {
 	expect "$1" "$([ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && echo "in [$3, $4]" || echo "$2")" \
