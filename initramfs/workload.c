@@ -26,8 +26,10 @@
  *                       until "unpin"; "ok" or "err ERRNO"
  *   unpin               close that pipe
  *   touch               read one byte of every page (faults them all in)
- *   copy NODE           memcpy the region into a buffer on NODE, reply the
- *                       microseconds it took (the guest's copy bandwidth)
+ *   copy NODE           memcpy the region into a buffer on NODE with pages
+ *                       of the region's size (2 MiB for thp, else 4 KiB),
+ *                       reply the microseconds the memcpy took (the guest's
+ *                       copy bandwidth)
  *   dumpable N          prctl(PR_SET_DUMPABLE, N): 0 makes the process
  *                       non-dumpable (only CAP_SYS_PTRACE may then open its
  *                       /proc files); "ok DUMPABLE" (read back) or "err ERRNO"
@@ -67,6 +69,7 @@
 static size_t page_size;
 static char *region;
 static size_t length;
+static int region_thp;
 static uint64_t seed;
 
 static void die(const char *what)
@@ -273,16 +276,47 @@ static long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
-/* Time one memcpy of the region into a pre-faulted buffer on @node. */
+/*
+ * A private anonymous mapping of @len bytes at a HUGE_SZ-aligned address,
+ * advised MADV_HUGEPAGE; MAP_FAILED on failure.
+ */
+static char *map_huge(size_t len)
+{
+	char *raw = mmap(NULL, len + HUGE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p;
+	size_t head;
+
+	if (raw == MAP_FAILED)
+		return MAP_FAILED;
+	p = (char *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
+	head = p - raw;
+	if (head)
+		munmap(raw, head);
+	munmap(p + len, HUGE_SZ - head);
+	if (madvise(p, len, MADV_HUGEPAGE)) {
+		munmap(p, len);
+		return MAP_FAILED;
+	}
+	return p;
+}
+
+/*
+ * Time one memcpy of the region into a pre-faulted buffer on @node, made of
+ * pages of the region's size: under TCG the copy's speed depends on the
+ * page sizes of both sides.
+ */
 static long long copy_to(int node)
 {
-	char *buf = mmap(NULL, length, PROT_READ | PROT_WRITE,
+	char *buf = region_thp ? map_huge(length) :
+		    mmap(NULL, length, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	long long start, us;
 
 	if (buf == MAP_FAILED)
 		return -1;
-	if (!bind_range(buf, length, node, 0))
+	if (!bind_range(buf, length, node, 0) &&
+	    madvise(buf, length, MADV_POPULATE_WRITE))
 		memset(buf, 1, length);
 	start = now_us();
 	memcpy(buf, region, length);
@@ -371,13 +405,7 @@ static char *map_region(const char *kind, size_t len)
 		p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
 		close(fd);
 	} else if (!strcmp(kind, "thp")) {
-		char *raw = mmap(NULL, len + HUGE_SZ, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (raw == MAP_FAILED)
-			die("mmap");
-		p = (char *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
-		if (madvise(p, len, MADV_HUGEPAGE))
-			die("madvise");
+		p = map_huge(len);
 	} else {
 		fprintf(stderr, "workload: unknown kind %s\n", kind);
 		exit(2);
@@ -476,6 +504,7 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	length = (size_t)mib << 20;
 	region = map_region(kind, length);
+	region_thp = !strcmp(kind, "thp");
 
 	place_and_fill(nodes);
 	if (!strcmp(kind, "shared"))

@@ -5,7 +5,8 @@
 #   TOPO: 2node (default: 2 nodes x 2 CPUs), 4node (4 nodes x 1 CPU,
 #         node 0's distances: node 3 12, node 2 20, node 1 30),
 #         memless (2 memory nodes + node 2 with CPUs and no memory).
-#   NODES=N overrides the node count of 2node, NODE_MEM the MiB per node,
+#   NODES=N overrides the node count of 2node, NODE_CPUS its CPUs per
+#   node, NODE_MEM the MiB per node,
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
@@ -24,7 +25,7 @@ mem=${NODE_MEM:-512}
 limit=${TIMEOUT:-1200}
 
 case $topo in
-2node) nodes=${NODES:-2}; cpn=$((nodes > 2 ? 1 : 2)); memless=0 ;;
+2node) nodes=${NODES:-2}; cpn=${NODE_CPUS:-$((nodes > 2 ? 1 : 2))}; memless=0 ;;
 4node) nodes=4; cpn=1; memless=0 ;;
 memless) nodes=2; cpn=1; memless=1 ;;
 *) echo "boot-guest: unknown topology $topo" >&2; exit 2 ;;

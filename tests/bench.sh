@@ -5,16 +5,18 @@
 # KIND is anon (4 KiB pages) or thp; PATH is syscall (migrate_pages(2)),
 # proc (/proc/PID/migrate), swap (/proc/PID/migrate "0 1 swap" plus the
 # re-fault of every page), vacate1 and vacate8 (nodeN/vacate with the
-# memory held by 1 or 8 processes) or copy (memcpy of the same size to the
-# other node: the limit). CHECK is "ok" only when every page reached the
-# destination with its pattern intact (and, for THP, still huge).
+# memory held by 1 or 8 processes) or copy (memcpy of the same size into
+# pages of the same kind on the other node: the limit). CHECK is "ok" only
+# when every page reached the destination with its pattern intact (and,
+# for THP, still huge).
 #
 # For each kind and size, one workload (A) and a set of 8 (B) are filled
 # once and then moved back and forth between the two nodes, so a run costs
 # its migration and its check, not a fresh fill. Per repetition A moves
 # three times and B once, so the two always sit on different nodes when a
 # vacate starts (a vacate moves everything on its node). The swap path gets
-# a fresh workload each run: its pages come back as 4 KiB pages.
+# a fresh workload each run: its pages come back as 4 KiB pages, and a
+# workload kept between runs would be moved by the vacates.
 set -eu
 cd /tests
 . ./lib.sh
@@ -23,8 +25,29 @@ reps=${BENCH_REPS:-15}
 kinds=${BENCH_KINDS:-anon thp}
 sizes=${BENCH_SIZES:-16 64 256}
 
-other() { echo $((1 - $1)); }
 node_cpus() { cat "/sys/devices/system/node/node$1/cpulist"; }
+
+# The checks below run after every run; under TCG a fork and exec costs
+# tens of milliseconds, so they use shell builtins only: ask() talks to the
+# workload's FIFOs directly, without lib.sh's wl_cmd and its timeout (a
+# workload that died hangs the bench until the host's time limit).
+
+# ask DIR COMMAND: one request to a workload; its reply in $reply, its
+# page count in $pages and its PID in $wpid.
+ask() {
+	read -r wpid _ len _ < "$1/info"
+	pages=$((len / 4096))
+	echo "$2" > "$1/cmd"
+	read -r reply < "$1/reply"
+}
+
+# huge_kib PID: the process's AnonHugePages in KiB, in $huge.
+huge_kib() {
+	huge=0
+	while read -r key value _; do
+		[ "$key" != AnonHugePages: ] || huge=$value
+	done < "/proc/$1/smaps_rollup"
+}
 
 # on_node NODE DIR...: every page of every workload on NODE and, for THP,
 # still part of a huge page (except after swap: evicted THPs come back as
@@ -33,30 +56,39 @@ on_node() {
 	node=$1
 	shift
 	for d in "$@"; do
-		n=$(wl_pages "$d")
-		[ "$(wl_cmd "$d" where)" = "N$node=$n err=0" ] || return 1
-		[ "$kind" != thp ] || [ "$path" = swap ] ||
-			[ "$(huge_kib "$d")" -eq $((n * 4)) ] || return 1
+		ask "$d" where
+		[ "$reply" = "N$node=$pages err=0" ] || return 1
+		[ "$kind" != thp ] || [ "$path" = swap ] || {
+			huge_kib "$wpid"
+			[ "$huge" -eq $((pages * 4)) ]
+		} || return 1
 	done
 }
 
 # intact DIR...: every page of every workload holds its pattern.
 intact() {
 	for d in "$@"; do
-		[ "$(wl_cmd "$d" verify)" = "ok $(wl_pages "$d")" ] || return 1
+		ask "$d" verify
+		[ "$reply" = "ok $pages" ] || return 1
 	done
 }
 
-huge_kib() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$(wl_pid "$1")/smaps_rollup"; }
-
 # record PATH US NODE DIR...: check where the run left the pages; add
 # "PATH,US,CHECK" to the block's lines (printed once the patterns are
-# verified). No time (US empty) means the run failed.
+# verified). No time (US empty) means the run failed. A and B start each
+# run where the previous one left them: after a failed run of theirs,
+# every later one of the block counts as failed too (it may have had
+# nothing to move).
 record() {
 	path=$1 us=$2 node=$3
 	shift 3
 	check=ok
 	[ -n "$us" ] && on_node "$node" "$@" || check=bad
+	case $path in
+	swap | copy) ;;
+	*) [ "$check" = ok ] || broken=1
+	   [ "$broken" = 0 ] || check=bad ;;
+	esac
 	lines="$lines $path,${us:-0},$check"
 }
 
@@ -66,7 +98,7 @@ timed() { timeit "$@" 2>/dev/null || true; }
 # and faulted back in.
 swap_run() {
 	c=$(WL_CPUS=$(node_cpus 1) wl_start "$kind" "$mib" 0)
-	pid=$(wl_pid "$c")
+	read -r pid _ < "$c/info"
 	us=$(timed sh -c "writefile /proc/$pid/migrate '0 1 swap' >/dev/null &&
 		echo touch > $c/cmd && cat $c/reply >/dev/null")
 	intact "$c" || us=""
@@ -78,10 +110,10 @@ swap_run() {
 # /proc/PID/migrate.
 move_a() {
 	case $1 in
-	syscall) us=$(timed migrate-syscall "$apid" "$a" "$(other "$a")") ;;
-	proc) us=$(timed writefile "/proc/$apid/migrate" "$a $(other "$a")") ;;
+	syscall) us=$(timed migrate-syscall "$apid" "$a" $((1 - a))) ;;
+	proc) us=$(timed writefile "/proc/$apid/migrate" "$a $((1 - a))") ;;
 	esac
-	a=$(other "$a")
+	a=$((1 - a))
 	record "$1" "$us" "$a" "$a_dir"
 }
 
@@ -99,11 +131,13 @@ block() {
 	for i in 1 2 3 4 5 6 7 8; do
 		b_dirs="$b_dirs $(wl_start "$kind" $((mib / 8)) 1)"
 	done
-	a=0 b=1
+	read -r apid _ < "$a_dir/info"
+	a=0 b=1 broken=0
 	lines=""
 	for rep in $(seq 1 "$reps"); do
-		echo "# bench: $kind $mib MiB, repetition $rep of $reps"
-		apid=$(wl_pid "$a_dir")
+		read -r up _ < /proc/uptime
+		echo "# bench: $kind $mib MiB, repetition $rep of $reps" \
+			"(guest up ${up%.*} s)"
 		# A and B start on different nodes: vacate A's node.
 		us=$(timed writefile "/sys/devices/system/node/node$a/vacate" "$b")
 		a=$b
@@ -122,7 +156,11 @@ block() {
 			move_a syscall
 		fi
 		swap_run
-		us=$(wl_cmd "$a_dir" "copy $(other "$a")" | sed -n 's/^ok //p')
+		ask "$a_dir" "copy $((1 - a))"
+		case $reply in
+		"ok "[0-9]*) us=${reply#ok } ;;
+		*) us="" ;;
+		esac
 		record copy "$us" "$a" "$a_dir"
 	done
 	# A and B were moved back and forth: their patterns are checked once,
