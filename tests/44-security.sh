@@ -45,15 +45,7 @@ wait_for() {
 # runs as root of a new user namespace of the unprivileged user, or of the
 # namespace of workload DIR.
 wl_start_userns() {
-	dir=$(mktemp -d "/tmp/wl.userns-$1.XXXXXX")
-	chmod 777 "$dir"
-	# Not through in_userns: a backgrounded function's subshell would keep
-	# the caller's $(...) pipe open for as long as the workload runs.
-	runas $U $U userns-run ${4:+-t "$(wl_pid "$4")"} \
-		workload -k "$1" -m "$2" -n "$3" -d "$dir" > "$dir/log" 2>&1 < /dev/null &
-	wait_for test -f "$dir/info" ||
-		diag "workload $1 in a user namespace did not start: $(cat "$dir/log")"
-	echo "$dir"
+	WL_WRAP="userns-run${4:+ -t $(wl_pid "$4")}" wl_start "$1" "$2" "$3" "$U"
 }
 
 # anon_kib: AnonPages of /proc/meminfo, per-CPU counters folded.
