@@ -32,11 +32,16 @@ node_cpus() { cat "/sys/devices/system/node/node$1/cpulist"; }
 # workload's FIFOs directly, without lib.sh's wl_cmd and its timeout (a
 # workload that died hangs the bench until the host's time limit).
 
-# ask DIR COMMAND: one request to a workload; its reply in $reply, its
-# page count in $pages and its PID in $wpid.
-ask() {
+# info DIR: a workload's PID in $wpid and its page count in $pages.
+info() {
 	read -r wpid _ len _ < "$1/info"
 	pages=$((len / 4096))
+}
+
+# ask DIR COMMAND: one request to a workload, its reply in $reply (and
+# info's variables set).
+ask() {
+	info "$1"
 	echo "$2" > "$1/cmd"
 	read -r reply < "$1/reply"
 }
@@ -98,8 +103,8 @@ timed() { timeit "$@" 2>/dev/null || true; }
 # and faulted back in.
 swap_run() {
 	c=$(WL_CPUS=$(node_cpus 1) wl_start "$kind" "$mib" 0)
-	read -r pid _ < "$c/info"
-	us=$(timed sh -c "writefile /proc/$pid/migrate '0 1 swap' >/dev/null &&
+	info "$c"
+	us=$(timed sh -c "writefile /proc/$wpid/migrate '0 1 swap' >/dev/null &&
 		echo touch > $c/cmd && cat $c/reply >/dev/null")
 	intact "$c" || us=""
 	record swap "$us" 1 "$c"
@@ -131,7 +136,8 @@ block() {
 	for i in 1 2 3 4 5 6 7 8; do
 		b_dirs="$b_dirs $(wl_start "$kind" $((mib / 8)) 1)"
 	done
-	read -r apid _ < "$a_dir/info"
+	info "$a_dir"
+	apid=$wpid
 	a=0 b=1 broken=0
 	lines=""
 	for rep in $(seq 1 "$reps"); do
