@@ -5,16 +5,16 @@ set -eu
 . ./lib.sh
 plan 16
 
-anon_huge_kb() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
-
 w=$(wl_start thp 16 0)
 pid=$(wl_pid "$w")
-expect "THP backed before" "$(anon_huge_kb "$pid")" "16384"
+huge_kib "$pid"
+expect "THP backed before" "$huge" "16384"
 before=$(vmstat thp_migration_success)
 expect "THP 0 -> 1" "$(migrate-syscall "$pid" 0 1)" "ok 0"
 expect_placement "THP after 0 -> 1" "$w" "N1=4096"
 expect "thp_migration_success rose by 8" "$(($(vmstat thp_migration_success) - before))" "8"
-expect "THP still whole after" "$(anon_huge_kb "$pid")" "16384"
+huge_kib "$pid"
+expect "THP still whole after" "$huge" "16384"
 wl_stop "$w"
 
 w=$(wl_start hugetlb 8 0)

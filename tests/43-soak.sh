@@ -82,14 +82,6 @@ pages() {
 	esac
 }
 
-# alive PID: PID exists and is no zombie (for churn processes, whose
-# comm field has no space).
-alive() {
-	state=""
-	{ read -r _ _ state _ < "/proc/$1/stat"; } 2>/dev/null || return 1
-	[ "$state" != Z ]
-}
-
 is_main() {
 	case " $MAINS " in *" $1 "*) return 0 ;; esac
 	return 1

@@ -46,14 +46,6 @@ ask() {
 	read -r reply < "$1/reply"
 }
 
-# huge_kib PID: the process's AnonHugePages in KiB, in $huge.
-huge_kib() {
-	huge=0
-	while read -r key value _; do
-		[ "$key" != AnonHugePages: ] || huge=$value
-	done < "/proc/$1/smaps_rollup"
-}
-
 # on_node NODE DIR...: every page of every workload on NODE and, for THP,
 # still part of a huge page (except after swap: evicted THPs come back as
 # 4 KiB pages).

@@ -64,13 +64,30 @@ wl_cmd() {
 		echo "no reply"
 }
 
+# alive PID: PID exists and is no zombie (for processes whose comm field
+# has no space, as the workloads and churners here).
+alive() {
+	state=""
+	{ read -r _ _ state _ < "/proc/$1/stat"; } 2>/dev/null || return 1
+	[ "$state" != Z ]
+}
+
+# huge_kib PID: the process's AnonHugePages in KiB, in $huge (shell
+# builtins only: the bench calls it after every run).
+huge_kib() {
+	huge=0
+	while read -r key value _; do
+		[ "$key" != AnonHugePages: ] || huge=$value
+	done < "/proc/$1/smaps_rollup"
+}
+
 # wl_stop DIR: end a workload and wait until its memory is freed (its mm
 # goes before it turns zombie).
 wl_stop() {
 	if [ -f "$1/info" ]; then
 		p=$(wl_pid "$1")
 		wl_cmd "$1" exit >/dev/null
-		while [ -d "/proc/$p" ] && [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" != Z ]; do
+		while alive "$p"; do
 			sleep 0.05
 		done
 	fi
