@@ -1,18 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * workload: map memory of one kind, place it on a node, fill every page
- * with a pattern that encodes the page's address and a seed, then serve
- * commands read line by line from a FIFO until told to exit.
+ * with a pattern that encodes the word's offset in the region and a seed,
+ * then serve commands read line by line from a FIFO until told to exit.
  *
- *   workload -k KIND -m MIB -n NODES -d DIR [-s SEED]
+ *   workload -k KIND -m MIB -n NODES -d DIR [-s SEED] [-f PATH] [-L]
  *
  * NODES is a comma-separated list: the region is cut into that many equal
  * chunks and chunk i is placed on the i-th node ("0,1,1,1" puts a quarter
  * on node 0 and the rest on node 1).
  *
  * KIND is anon, shared (MAP_SHARED|MAP_ANONYMOUS, also mapped and touched
- * by a forked child), shmem (memfd), thp (2 MiB aligned, MADV_HUGEPAGE)
- * or hugetlb (MAP_HUGETLB, 2 MiB pages).
+ * by a forked child), shmem (memfd), thp (2 MiB aligned, MADV_HUGEPAGE),
+ * hugetlb (MAP_HUGETLB, 2 MiB pages), or one of the unevictable or file
+ * kinds:
+ *   mlock    private anonymous, mlock()ed after the fill
+ *   onfault  private anonymous, mlock2(MLOCK_ONFAULT) before the fill: each
+ *            page is locked as it faults in
+ *   shmlock  SysV shm (shmget, shmat, IPC_RMID at once, so it goes with the
+ *            process), shmctl(SHM_LOCK) after the fill
+ *   file     MAP_SHARED mapping of the file -f PATH (required). When PATH
+ *            opens O_RDWR it is truncated to MIB and filled; otherwise it is
+ *            opened O_RDONLY, mapped PROT_READ and only read: its content
+ *            must already be the pattern of the same -s SEED (written by a
+ *            "file" workload that could write it). Either way the pages are
+ *            faulted in under the node's policy, so page cache that was not
+ *            cached yet lands on that node.
+ *
+ * SEED (-s, default the PID) selects the pattern; the pattern depends on the
+ * offset in the region, not the address, so that another process mapping
+ * the same file verifies it with the same seed.
+ *
+ * -L: once set up, the main thread starts a thread that serves the commands
+ * and calls pthread_exit(): the group leader stays a zombie while the
+ * process lives (its /proc/PID/stat says Z). DIR/info is written once the
+ * leader is a zombie; "exit" ends the process (exit() from that thread).
  *
  * DIR/cmd is the command FIFO, DIR/reply the reply FIFO, DIR/info holds
  * "PID START_HEX LENGTH KIND CHILD_PID" once the memory is filled.
@@ -33,11 +55,18 @@
  *   dumpable N          prctl(PR_SET_DUMPABLE, N): 0 makes the process
  *                       non-dumpable (only CAP_SYS_PTRACE may then open its
  *                       /proc files); "ok DUMPABLE" (read back) or "err ERRNO"
+ *   mincore             "resident=N": pages resident per mincore(2) (which
+ *                       counts pages still in the swap cache as resident)
+ *   migrate WORDS       one write of WORDS to /proc/self/migrate (the
+ *                       process moves or evicts its own memory); replies as
+ *                       writefile does: "ok BYTES", "err ERRNO" or
+ *                       "open err ERRNO"
  *   exit
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +74,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -54,8 +84,14 @@
 
 #include "errname.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MLOCK_ONFAULT
+#define MLOCK_ONFAULT 0x01
 #endif
 
 #define MPOL_DEFAULT 0
@@ -70,6 +106,8 @@ static size_t page_size;
 static char *region;
 static size_t length;
 static int region_thp;
+static int region_ro;	/* a read-only file mapping: touched, not filled */
+static int shm_id = -1;
 static uint64_t seed;
 
 static void die(const char *what)
@@ -84,19 +122,37 @@ static long sys_mbind(void *addr, size_t len, int mode, const unsigned long *mas
 	return syscall(SYS_mbind, addr, len, mode, mask, maxnode, flags);
 }
 
-/* The value stored at word address @p: changes with every word and seed. */
+/*
+ * The value stored at word address @p: changes with every word's offset in
+ * the region and with the seed.
+ */
 static uint64_t pattern(const uint64_t *p)
 {
-	uint64_t x = (uint64_t)(uintptr_t)p ^ (seed * 0x9e3779b97f4a7c15ULL);
+	uint64_t x = (uint64_t)((const char *)p - region) ^ (seed * 0x9e3779b97f4a7c15ULL);
 
 	x ^= x >> 29;
 	return x * 0xbf58476d1ce4e5b9ULL;
 }
 
+static void touch_range(char *start, size_t len)
+{
+	volatile char sink = 0;
+	size_t off;
+
+	for (off = 0; off < len; off += page_size)
+		sink += start[off];
+	(void)sink;
+}
+
+/* Fill, or only fault in (read) a read-only mapping. */
 static void fill(char *start, size_t len)
 {
 	uint64_t *w = (uint64_t *)start, *end = (uint64_t *)(start + len);
 
+	if (region_ro) {
+		touch_range(start, len);
+		return;
+	}
 	for (; w < end; w++)
 		*w = pattern(w);
 }
@@ -178,7 +234,8 @@ static void place_and_fill(const char *list)
 		 * emulation than a trap per page; where it fails (a full
 		 * node), fill() faults in the rest as before.
 		 */
-		madvise(region + i * chunk, chunk, MADV_POPULATE_WRITE);
+		madvise(region + i * chunk, chunk,
+			region_ro ? MADV_POPULATE_READ : MADV_POPULATE_WRITE);
 		fill(region + i * chunk, chunk);
 	}
 	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
@@ -260,12 +317,24 @@ static void unpin(void)
 
 static void touch_all(void)
 {
-	volatile char sink = 0;
-	size_t off;
+	touch_range(region, length);
+}
 
-	for (off = 0; off < length; off += page_size)
-		sink += region[off];
-	(void)sink;
+/* Pages resident per mincore(2), or -errno. */
+static long resident(void)
+{
+	size_t i, npages = length / page_size;
+	unsigned char *vec = malloc(npages);
+	long n = 0;
+
+	if (!vec)
+		return -ENOMEM;
+	if (mincore(region, length, vec))
+		n = -errno;
+	for (i = 0; n >= 0 && i < npages; i++)
+		n += vec[i] & 1;
+	free(vec);
+	return n;
 }
 
 static long long now_us(void)
@@ -325,6 +394,24 @@ static long long copy_to(int node)
 	return us;
 }
 
+/* One write of @words to /proc/self/migrate, answered as writefile does. */
+static void migrate_self(FILE *out, const char *words)
+{
+	int fd = open("/proc/self/migrate", O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		fprintf(out, "open err %s\n", errname(errno));
+		return;
+	}
+	n = write(fd, words, strlen(words));
+	if (n < 0)
+		fprintf(out, "err %s\n", errname(errno));
+	else
+		fprintf(out, "ok %zd\n", n);
+	close(fd);
+}
+
 static void serve(const char *dir)
 {
 	char cmdpath[4096], replypath[4096], line[256], arg[64];
@@ -372,6 +459,16 @@ static void serve(const char *dir)
 				fprintf(out, "err %s\n", errname(errno));
 			else
 				fprintf(out, "ok %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+		} else if (!strncmp(line, "mincore", 7)) {
+			long n = resident();
+
+			if (n < 0)
+				fprintf(out, "err %s\n", errname(-n));
+			else
+				fprintf(out, "resident=%ld\n", n);
+		} else if (!strncmp(line, "migrate ", 8)) {
+			line[strcspn(line, "\n")] = 0;
+			migrate_self(out, line + 8);
 		} else if (!strncmp(line, "unpin", 5)) {
 			unpin();
 			fprintf(out, "ok\n");
@@ -386,14 +483,63 @@ static void serve(const char *dir)
 	}
 }
 
-static char *map_region(const char *kind, size_t len)
+/* A MAP_SHARED mapping of @path: read-write and sized, else read-only. */
+static char *map_file(const char *path, size_t len)
+{
+	int fd = open(path, O_RDWR);
+	char *p;
+
+	if (fd >= 0) {
+		if (ftruncate(fd, len))
+			die("ftruncate");
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	} else {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			die(path);
+		region_ro = 1;
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	close(fd);
+	return p;
+}
+
+/* SysV shm, removed at once: it lives as long as it is attached. */
+static char *map_shm(size_t len)
+{
+	char *p;
+
+	shm_id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
+	if (shm_id < 0)
+		die("shmget");
+	p = shmat(shm_id, NULL, 0);
+	if (p == (char *)-1)
+		die("shmat");
+	if (shmctl(shm_id, IPC_RMID, NULL))
+		die("shmctl IPC_RMID");
+	return p;
+}
+
+static char *map_region(const char *kind, size_t len, const char *file)
 {
 	int prot = PROT_READ | PROT_WRITE;
 	char *p;
 
-	if (!strcmp(kind, "anon"))
+	if (!strcmp(kind, "anon") || !strcmp(kind, "mlock"))
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	else if (!strcmp(kind, "shared"))
+	else if (!strcmp(kind, "onfault")) {
+		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED && syscall(SYS_mlock2, p, len, MLOCK_ONFAULT))
+			die("mlock2");
+	} else if (!strcmp(kind, "shmlock"))
+		p = map_shm(len);
+	else if (!strcmp(kind, "file")) {
+		if (!file) {
+			fprintf(stderr, "workload: kind file needs -f PATH\n");
+			exit(2);
+		}
+		p = map_file(file, len);
+	} else if (!strcmp(kind, "shared"))
 		p = mmap(NULL, len, prot, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	else if (!strcmp(kind, "hugetlb"))
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
@@ -476,22 +622,74 @@ static void write_info(const char *dir, const char *kind, pid_t child)
 		die("info");
 }
 
+/* Lock the filled region of the kinds that lock after the fill. */
+static void lock_region(const char *kind)
+{
+	if (!strcmp(kind, "mlock") && mlock(region, length))
+		die("mlock");
+	if (!strcmp(kind, "shmlock") && shmctl(shm_id, SHM_LOCK, NULL))
+		die("shmctl SHM_LOCK");
+}
+
+static const char *info_dir, *info_kind;
+static pid_t child;
+
+/* Serve until "exit", then end the whole process. */
+static void *serve_and_exit(void *arg)
+{
+	(void)arg;
+	serve(info_dir);
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	exit(0);
+}
+
+/* /proc/self/stat's state: 'Z' once the group leader has exited. */
+static char leader_state(void)
+{
+	char buf[512], *p;
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n;
+
+	if (!f)
+		die("/proc/self/stat");
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] && p[2] ? p[2] : '?';
+}
+
+/* -L: the serving thread writes DIR/info once the leader is a zombie. */
+static void *serve_leaderless(void *arg)
+{
+	while (leader_state() != 'Z')
+		usleep(1000);
+	write_info(info_dir, info_kind, child);
+	return serve_and_exit(arg);
+}
+
 int main(int argc, char **argv)
 {
-	const char *kind = "anon", *dir = NULL, *nodes = "0";
+	const char *kind = "anon", *dir = NULL, *nodes = "0", *file = NULL;
 	long mib = 16;
-	int opt;
-	pid_t child = 0;
+	int opt, leaderless = 0;
+	pthread_t thread;
 
-	while ((opt = getopt(argc, argv, "k:m:n:d:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:m:n:d:s:f:L")) != -1) {
 		switch (opt) {
 		case 'k': kind = optarg; break;
 		case 'm': mib = atol(optarg); break;
 		case 'n': nodes = optarg; break;
 		case 'd': dir = optarg; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'f': file = optarg; break;
+		case 'L': leaderless = 1; break;
 		default:
-			fprintf(stderr, "usage: workload -k KIND -m MIB -n NODES -d DIR [-s SEED]\n");
+			fprintf(stderr, "usage: workload -k KIND -m MIB -n NODES -d DIR "
+				"[-s SEED] [-f PATH] [-L]\n");
 			return 2;
 		}
 	}
@@ -503,20 +701,24 @@ int main(int argc, char **argv)
 		seed = getpid();
 	page_size = sysconf(_SC_PAGESIZE);
 	length = (size_t)mib << 20;
-	region = map_region(kind, length);
+	region = map_region(kind, length, file);
 	region_thp = !strcmp(kind, "thp");
 
 	place_and_fill(nodes);
+	lock_region(kind);
 	if (!strcmp(kind, "shared"))
 		child = fork_sharer();
 
 	make_fifo(dir, "cmd");
 	make_fifo(dir, "reply");
-	write_info(dir, kind, child);
-	serve(dir);
-	if (child) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
+	info_dir = dir;
+	info_kind = kind;
+	if (leaderless) {
+		if (pthread_create(&thread, NULL, serve_leaderless, NULL))
+			die("pthread_create");
+		pthread_exit(NULL);
 	}
+	write_info(dir, kind, child);
+	serve_and_exit(NULL);
 	return 0;
 }

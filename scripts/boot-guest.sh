@@ -4,9 +4,11 @@
 # the shell mode), under a hard wall-clock limit.
 #   TOPO: 2node (default: 2 nodes x 2 CPUs), 4node (4 nodes x 1 CPU,
 #         node 0's distances: node 3 12, node 2 20, node 1 30),
-#         memless (2 memory nodes + node 2 with CPUs and no memory).
+#         memless (2 memory nodes + node 2 with CPUs and no memory),
+#         big (2 nodes x 2 CPUs with 1536 MiB each: tests that need a
+#         large workload, e.g. killing a long vacate).
 #   NODES=N overrides the node count of 2node, NODE_CPUS its CPUs per
-#   node, NODE_MEM the MiB per node,
+#   node, NODE_MEM the MiB per node (512, 1536 for big),
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
@@ -21,15 +23,17 @@ topo=$2
 log=$3
 profile=${PROFILE:-test}
 accel=${ACCEL:-tcg}
-mem=${NODE_MEM:-512}
 limit=${TIMEOUT:-1200}
 
+mem=512
 case $topo in
 2node) nodes=${NODES:-2}; cpn=${NODE_CPUS:-$((nodes > 2 ? 1 : 2))}; memless=0 ;;
 4node) nodes=4; cpn=1; memless=0 ;;
 memless) nodes=2; cpn=1; memless=1 ;;
+big) nodes=2; cpn=2; memless=0; mem=1536 ;;
 *) echo "boot-guest: unknown topology $topo" >&2; exit 2 ;;
 esac
+mem=${NODE_MEM:-$mem}
 
 cpus=$(((nodes + memless) * cpn))
 numa=""

@@ -1,13 +1,14 @@
 #!/bin/sh
-# Host test runner: boot each topology in test mode, turn the guest's TAP
-# into one count, fail on any failed test, short plan, timeout or splat.
+# Host test runner: boot each topology of TOPOS (default: 2node 4node
+# memless big) in test mode, turn the guest's TAP into one count, fail on
+# any failed test, short plan, timeout or splat.
 # Lines "# figure: ..." from the guest (counts a test wants reported: inputs
 # tried, faults injected, ...) are repeated in the summary. LOGDIR puts the
 # console logs elsewhere than build/log. Last line: "N passed, N failed".
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-topos=${TOPOS:-2node 4node memless}
+topos=${TOPOS:-2node 4node memless big}
 logdir=${LOGDIR:-$top/build/log}
 mkdir -p "$logdir"
 total_pass=0

@@ -32,15 +32,17 @@ expect_match() {
 
 # wl_start KIND MIB NODES [UID]: start a workload, print its directory.
 # WL_CPUS=LIST runs it on those CPUs only; WL_WRAP="COMMAND ARGS" runs it
-# through COMMAND (as UID; the words are split on spaces). (Called in
-# $(...): nothing it sets survives, so the directory is unique.)
+# through COMMAND (as UID; the words are split on spaces); WL_OPTS="OPTIONS"
+# passes more workload options (e.g. "-L", "-f PATH -s SEED"; split on
+# spaces). (Called in $(...): nothing it sets survives, so the directory
+# is unique.)
 wl_start() {
 	d=$(mktemp -d "/tmp/wl.$1.XXXXXX")
 	chmod 777 "$d"
 	uid=${4:-0}
 	# shellcheck disable=SC2086 # WL_WRAP is a command and its arguments
 	${WL_CPUS:+taskset -c "$WL_CPUS"} runas "$uid" "$uid" ${WL_WRAP:-} \
-		workload -k "$1" -m "$2" -n "$3" -d "$d" >"$d/log" 2>&1 </dev/null &
+		workload -k "$1" -m "$2" -n "$3" -d "$d" ${WL_OPTS:-} >"$d/log" 2>&1 </dev/null &
 	i=0
 	while [ ! -f "$d/info" ]; do
 		i=$((i + 1))
@@ -64,12 +66,16 @@ wl_cmd() {
 		echo "no reply"
 }
 
-# alive PID: PID exists and is no zombie (for processes whose comm field
-# has no space, as the workloads and churners here).
+# alive PID: PID exists and one of its threads is no zombie (for processes
+# whose comm field has no space, as the workloads and churners here; a
+# workload -L lives on with a zombie group leader).
 alive() {
-	state=""
-	{ read -r _ _ state _ < "/proc/$1/stat"; } 2>/dev/null || return 1
-	[ "$state" != Z ]
+	for tdir in /proc/"$1"/task/*; do
+		state=""
+		{ read -r _ _ state _ < "$tdir/stat"; } 2>/dev/null || continue
+		[ "$state" = Z ] || return 0
+	done
+	return 1
 }
 
 # huge_kib PID: the process's AnonHugePages in KiB, in $huge (shell
@@ -178,3 +184,21 @@ end_alloc_failure() { echo "rig: end-alloc-failure" > /dev/kmsg; }
 
 # sum_where "N0=1 N1=2 err=0": total pages on nodes.
 sum_where() { echo "$1" | tr ' ' '\n' | awk -F= '/^N/ { s += $2 } END { print s + 0 }'; }
+
+# cpuset_new NAME MEMS: the cgroup v2 group /sys/fs/cgroup/NAME with the
+# cpuset controller and cpuset.mems MEMS (created, or reused); prints its
+# path. A task joins with: echo PID > PATH/cgroup.procs.
+cpuset_new() {
+	echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "/sys/fs/cgroup/$1"
+	echo "$2" > "/sys/fs/cgroup/$1/cpuset.mems"
+	echo "/sys/fs/cgroup/$1"
+}
+
+# cpuset_drop PATH: move the group's tasks back to the root group, remove it.
+cpuset_drop() {
+	for p in $(cat "$1/cgroup.procs"); do
+		echo "$p" > /sys/fs/cgroup/cgroup.procs 2>/dev/null || true
+	done
+	rmdir "$1"
+}
