@@ -22,9 +22,15 @@ V1=/sys/devices/system/node/node1/vacate
 TIMES=100000
 # Free memory per node that may be missing after a case, in KiB, once
 # settled (see settle and free_kib): the test's shells, page tables
-# and slab come and go meanwhile; 12 measurements on this kernel differed
-# by 132 KiB at most. A lost THP (2 MiB) or 128 lost pages exceed it.
+# and slab come and go meanwhile. Node 0 holds only the workload: 12
+# measurements differed by 132 KiB at most, and a lost THP (2 MiB) or 128
+# lost pages exceed 512. Node 1 also runs the test itself: with the
+# batched series, 18 cases in three runs lost 88-544 KiB there, without
+# growing from case to case, with slab flat and kernel stacks, page
+# tables and anon pages of the test's own processes making up the
+# difference (node1/meminfo); 1024 still catches a lost THP.
 FREE_TOL_KIB=512
+FREE_TOL1_KIB=1024
 faults=0
 verified=0
 
@@ -78,7 +84,7 @@ expect_free_back() {
 	a0=$(free_kib 0)
 	a1=$(free_kib 1)
 	expect "$1: free memory back on both nodes" \
-		"$((a0 + FREE_TOL_KIB >= $2)) $((a1 + FREE_TOL_KIB >= $3))" "1 1"
+		"$((a0 + FREE_TOL_KIB >= $2)) $((a1 + FREE_TOL1_KIB >= $3))" "1 1"
 	diag "  free KiB node 0: $2 -> $a0 ($((a0 - $2))), node 1: $3 -> $a1 ($((a1 - $3)))"
 }
 
