@@ -16,24 +16,6 @@ V0=/sys/devices/system/node/node0/vacate
 CAP_NET_RAW=13
 CAP_SYS_NICE=23
 
-# maps_of DIR: the /proc directory whose numa_maps shows the workload's
-# memory: the process's, or a live thread's when the leader has exited
-# (its numa_maps is then empty).
-maps_of() {
-	p=$(wl_pid "$1")
-	for t in /proc/"$p"/task/*; do
-		[ "${t##*/}" = "$p" ] || { echo "$p/task/${t##*/}"; return; }
-	done
-	echo "$p"
-}
-
-# placed DESC DIR WANT: expect_placement for any workload (leaderless too).
-placed() {
-	expect "$1: move_pages" "$(wl_cmd "$2" where)" "$3 err=0"
-	expect "$1: numa_maps" "$(numa_maps_where "$(maps_of "$2")" "$(wl_addr "$2")")" "$3"
-	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
-}
-
 # ---- V1: CAP_SYS_NICE ----
 
 w=$(wl_start anon 8 0)
@@ -46,7 +28,7 @@ expect "root without CAP_SYS_NICE: EPERM" "$(capdrop $CAP_SYS_NICE writefile $V0
 expect "  nothing moved" "$(wl_cmd "$w" where)" "N0=2048 err=0"
 expect "root without CAP_NET_RAW (control): vacates" \
 	"$(capdrop $CAP_NET_RAW writefile $V0 1)" "ok 1"
-placed "  moved" "$w" "N1=2048"
+expect_placement "  moved" "$w" "N1=2048"
 wl_stop "$w"
 
 # ---- V3: the target's own cpuset allows only the vacated node ----
@@ -58,7 +40,7 @@ echo "$pid" > "$cg/cgroup.procs"
 expect "target's cpuset is node 0" \
 	"$(awk '/^Mems_allowed_list:/ { print $2 }' "/proc/$pid/status")" "0"
 expect "vacate node 0, target confined to it" "$(node_vacate 0 1)" "ok 1"
-placed "  moved anyway" "$w" "N1=2048"
+expect_placement "  moved anyway" "$w" "N1=2048"
 cpuset_drop "$cg"
 wl_stop "$w"
 
@@ -72,9 +54,9 @@ pid=$(wl_pid "$w")
 expect "group leader is a zombie, a thread serves" \
 	"$(awk '{ print $3 }' "/proc/$pid/stat") $(ls "/proc/$pid/task" | wc -l)" "Z 2"
 expect "vacate node 0 with a leaderless process" "$(node_vacate 0 1)" "ok 1"
-placed "  leaderless process vacated" "$w" "N1=2048"
+expect_placement "  leaderless process vacated" "$w" "N1=2048"
 expect "/proc/<tgid>/migrate on it" "$(migrate_proc "$pid" 1 0)" "ok 3"
-placed "  moved back by /proc/<tgid>/migrate" "$w" "N0=2048"
+expect_placement "  moved back by /proc/<tgid>/migrate" "$w" "N0=2048"
 wl_stop "$w"
 
 # ---- V7: ok means nothing is left on the node ----
@@ -89,7 +71,7 @@ for w in $ws; do
 done
 expect "vacate node 0 to node 1" "$(node_vacate 0 1)" "ok 1"
 for w in $ws; do
-	placed "$(basename "$w") vacated" "$w" "N1=2048"
+	expect_placement "$(basename "$w") vacated" "$w" "N1=2048"
 done
 for w in $ws; do
 	wl_stop "$w"

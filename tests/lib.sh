@@ -120,11 +120,22 @@ numa_maps_where() {
 	}' "/proc/$1/numa_maps"
 }
 
+# maps_of DIR: the /proc directory whose numa_maps shows the workload's
+# memory: the process's, or a live thread's when the leader has exited
+# (workload -L: the leader's numa_maps is then empty).
+maps_of() {
+	p=$(wl_pid "$1")
+	for t in /proc/"$p"/task/*; do
+		[ "${t##*/}" = "$p" ] || { echo "$p/task/${t##*/}"; return; }
+	done
+	echo "$p"
+}
+
 # expect_placement DESC DIR WANT: WANT like "N1=4096"; checks move_pages(2),
 # numa_maps and the pattern of every page: three TAP lines.
 expect_placement() {
 	expect "$1: move_pages" "$(wl_cmd "$2" where)" "$3 err=0"
-	expect "$1: numa_maps" "$(numa_maps_where "$(wl_pid "$2")" "$(wl_addr "$2")")" "$3"
+	expect "$1: numa_maps" "$(numa_maps_where "$(maps_of "$2")" "$(wl_addr "$2")")" "$3"
 	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
 }
 
