@@ -3,11 +3,15 @@
 
 SHELL := /bin/sh
 S := scripts
+# KVER picks the kernel tree (6.1 or 6.12): patches/$(KVER), build/$(KVER).
+KVER ?= 6.1
+# The trees `make bench` compares.
+KVERS ?= 6.1 6.12
 PROFILE ?= test
-KERNEL := build/bzImage-$(PROFILE)
-INITRAMFS := build/initramfs.cpio.gz
+export KVER
+INITRAMFS := build/$(KVER)/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh tests/selftests/*) \
-	$(S)/build-initramfs.sh $(S)/build-clients.sh
+	$(S)/build-initramfs.sh $(S)/build-clients.sh $(S)/kver.sh
 
 .PHONY: all help deps tree kernel initramfs test test-debug test-baseline demo bench shell check export-patches clean
 
@@ -19,10 +23,10 @@ help: ## list the targets
 deps: ## install the Debian packages the rig needs (apt-get, idempotent)
 	@$(S)/install-deps.sh
 
-tree: deps ## extract build/linux and apply patches/series (when changed)
+tree: deps ## extract build/$(KVER)/linux and apply patches/$(KVER)/series (when changed)
 	@$(S)/prepare-tree.sh
 
-kernel: tree ## build build/bzImage-$(PROFILE) (ccache, incremental)
+kernel: tree ## build build/$(KVER)/bzImage-$(PROFILE) (ccache, incremental)
 	@PROFILE=$(PROFILE) $(S)/build-kernel.sh
 
 $(INITRAMFS): $(INITRAMFS_SRC)
@@ -41,24 +45,26 @@ test-debug: deps initramfs ## the same on a KASAN/kmemleak/fault-injection kerne
 demo: all ## show a process's memory moving between nodes, with tables
 	@$(S)/run-demo.sh
 
-bench: deps initramfs ## time every migration path on a non-debug kernel; tables in build/bench/
-	@$(S)/prepare-tree.sh
-	@PROFILE=bench $(S)/build-kernel.sh
-	@PROFILE=bench $(S)/run-bench.sh
+bench: deps ## time every path on each tree of KVERS (non-debug kernels); build/bench/compare.md
+	@for v in $(KVERS); do \
+		$(MAKE) -s --no-print-directory initramfs KVER=$$v && \
+		KVER=$$v PROFILE=bench $(S)/build-kernel.sh && \
+		KVER=$$v PROFILE=bench $(S)/run-bench.sh || exit 1; \
+	done
+	@$(S)/bench-compare.sh $(KVERS)
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
-	@$(S)/boot-guest.sh shell 2node build/log/shell.log
+	@$(S)/boot-guest.sh shell 2node build/$(KVER)/log/shell.log
 
 check: tree ## checkpatch --strict the series and build every prefix of it
-	@mkdir -p build/log
 	@$(S)/check-series.sh
 
 test-baseline: all ## run the baseline tests (0*, 1*) on the unpatched kernel
-	@test -f build/bzImage-baseline || $(S)/check-series.sh
+	@test -f build/$(KVER)/bzImage-baseline || $(S)/check-series.sh
 	@PROFILE=baseline ONLY=0,1 $(S)/run-tests.sh
 
-export-patches: ## regenerate patches/ from the commits in build/linux
+export-patches: ## regenerate patches/$(KVER)/ from the commits in build/$(KVER)/linux
 	@$(S)/export-patches.sh
 
 clean: ## remove build output (keeps the extracted tree and ccache)
-	rm -rf build/kbuild-* build/bzImage-* build/initramfs* build/log build/bench
+	rm -rf build/*/kbuild-* build/*/bzImage-* build/*/initramfs* build/*/log build/*/bench build/bench

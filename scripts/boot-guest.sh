@@ -1,7 +1,7 @@
 #!/bin/sh
-# boot-guest.sh MODE TOPO LOG: boot build/bzImage-$PROFILE with the
-# initramfs in a QEMU NUMA guest, console to LOG (and to the terminal for
-# the shell mode), under a hard wall-clock limit.
+# boot-guest.sh MODE TOPO LOG: boot build/$KVER/bzImage-$PROFILE with
+# build/$KVER/initramfs.cpio.gz in a QEMU NUMA guest, console to LOG (and
+# to the terminal for the shell mode), under a hard wall-clock limit.
 #   TOPO: 2node (default: 2 nodes x 2 CPUs), 4node (4 nodes x 1 CPU,
 #         node 0's distances: node 3 12, node 2 20, node 1 30),
 #         memless (2 memory nodes + node 2 with CPUs and no memory),
@@ -18,6 +18,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kver.sh"
 mode=$1
 topo=$2
 log=$3
@@ -68,8 +69,8 @@ extra=""
 mkdir -p "$(dirname "$log")"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
 	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
-	$numa -kernel "$top/build/bzImage-$profile" -initrd "${INITRAMFS:-$top/build/initramfs.cpio.gz}" \
-	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-}$extra" \
+	$numa -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
+	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-}$extra" \
 	-display none -monitor none -no-reboot
 
 if [ "$mode" = shell ]; then

@@ -5,12 +5,13 @@
 #   migratepages, numastat  numactl's tools, from Debian's numactl source
 #                           package (the version of the installed
 #                           libnuma-dev), linked with its libnuma.a
-#   selftest-migration      the kernel tree's
-#                           tools/testing/selftests/vm/migration.c with
-#                           tests/selftests/migration-relax.patch applied to
-#                           a copy (build/linux is never touched), built with
+#   selftest-migration      the tree KVER's migration selftest (6.1:
+#                           tools/testing/selftests/vm/migration.c, 6.12:
+#                           .../mm/migration.c with thp_settings.c) with
+#                           tests/selftests/migration-$KVER.patch applied to
+#                           a copy (the tree is never touched), built with
 #                           -DRUNTIME=$SELFTEST_RUNTIME (seconds per case,
-#                           default 10; the upstream value is 60)
+#                           default 10; upstream: 60 in 6.1, 20 in 6.12)
 # The source is fetched once with apt-get source (needs the deb-src entry
 # scripts/install-deps.sh adds) into build/clients/src; later builds are
 # offline. Binaries are kept in build/clients/bin and recompiled only when
@@ -20,9 +21,9 @@ set -eu
 [ $# -eq 1 ] || { echo "usage: $0 DESTDIR" >&2; exit 2; }
 dest=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kver.sh"
 cache=$top/build/clients
 bin=$cache/bin
-linux=$top/build/linux
 runtime=${SELFTEST_RUNTIME:-10}
 mkdir -p "$dest" "$bin"
 
@@ -90,13 +91,22 @@ build numastat "-std=gnu99" "$src/numastat.c"
 
 # The selftest: a copy laid out like the kernel tree (it includes
 # "../kselftest_harness.h"), patched.
-st=$cache/selftests
+sel=$tree/tools/testing/selftests
+st=$cache/selftests-$KVER
 rm -rf "$st"
-mkdir -p "$st/vm"
-cp "$linux/tools/testing/selftests/kselftest_harness.h" \
-	"$linux/tools/testing/selftests/kselftest.h" "$st/"
-cp "$linux/tools/testing/selftests/vm/migration.c" "$st/vm/"
-patch -s --no-backup-if-mismatch "$st/vm/migration.c" \
-	"$top/tests/selftests/migration-relax.patch"
+case $KVER in
+6.1) dir=vm; extra="" ;;
+*) dir=mm; extra=thp_settings.c ;;
+esac
+mkdir -p "$st/$dir"
+cp "$sel/kselftest_harness.h" "$sel/kselftest.h" "$st/"
+for f in migration.c $extra ${extra%.c}.h; do
+	[ "$f" = .h ] || cp "$sel/$dir/$f" "$st/$dir/"
+done
+patch -s --no-backup-if-mismatch -d "$st" -p4 \
+	<"$top/tests/selftests/migration-$KVER.patch"
 deps="$st/kselftest_harness.h $st/kselftest.h"
-build selftest-migration "-DRUNTIME=$runtime" "$st/vm/migration.c"
+# shellcheck disable=SC2086
+build selftest-migration-$KVER "-DRUNTIME=$runtime" "$st/$dir/migration.c" \
+	$(for f in $extra; do echo "$st/$dir/$f"; done)
+mv "$dest/selftest-migration-$KVER" "$dest/selftest-migration"

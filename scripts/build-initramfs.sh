@@ -1,16 +1,17 @@
 #!/bin/sh
-# Build build/initramfs.cpio.gz: busybox-static, /init, /etc, the guest
+# Build build/$KVER/initramfs.cpio.gz: busybox-static, /init, /etc, the guest
 # tests and the static C helpers of initramfs/. INITRAMFS=PATH writes
 # elsewhere (the staging directory is PATH without .cpio.gz), so that two
 # checkouts' builds need not share one file.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${INITRAMFS:-$top/build/initramfs.cpio.gz}
+. "$top/scripts/kver.sh"
+out=${INITRAMFS:-$default_initramfs}
 root=${out%.cpio.gz}
 
 rm -rf "$root"
-mkdir -p "$root/bin" "$root/etc" "$root/tests"
+mkdir -p "$(dirname "$out")" "$root/bin" "$root/etc" "$root/tests"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/initramfs/init" "$root/init"
 cp "$top/initramfs/etc/"* "$root/etc/"
@@ -19,7 +20,7 @@ chmod +x "$root/init" "$root/tests/"*.sh
 
 for src in "$top"/initramfs/*.c; do
 	name=$(basename "$src" .c)
-	echo "==> initramfs: cc $name"
+	echo "==> [$KVER] initramfs: cc $name"
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -static -o "$root/bin/$name" "$src"
 done
 

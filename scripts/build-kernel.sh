@@ -1,14 +1,18 @@
 #!/bin/sh
-# Build bzImage for a profile: build/kbuild-$PROFILE from build/linux, config
-# = tinyconfig + scripts/kernel.config (+ scripts/kernel-$PROFILE.config,
-# preceded by the fragment it names on an "# extends: PROFILE" line).
-# Fails when any requested option did not survive the merge.
+# Build the bzImage of a profile for the tree KVER (scripts/kver.sh):
+# build/$KVER/kbuild-$PROFILE from build/$KVER/linux, config = tinyconfig +
+# scripts/kernel.config (+ scripts/kernel-$PROFILE.config, preceded by the
+# fragment it names on an "# extends: PROFILE" line). Fails when any
+# requested option did not survive the merge. The compiler's output goes to
+# build/$KVER/log/build-$PROFILE.log; a progress line comes every 30 s and
+# compiler warnings are repeated on stdout (make check fails on them).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kver.sh"
 profile=${PROFILE:-test}
-tree=$top/build/linux
-out=$top/build/kbuild-$profile
+out=$kdir/kbuild-$profile
+log=$logdir/build-$profile.log
 frags="$top/scripts/kernel.config"
 own=$top/scripts/kernel-$profile.config
 if [ -f "$own" ]; then
@@ -17,24 +21,43 @@ if [ -f "$own" ]; then
 	frags="$frags $own"
 fi
 
-mkdir -p "$out"
+mkdir -p "$out" "$logdir"
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
-kmake() { make -s -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)" "$@"; }
+export CCACHE_BASEDIR=$top/build
+kmake() { make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)" "$@"; }
 
 cfg_id=$(cat $frags | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$out/.fragment.stamp" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$out/.config" ]; then
-	echo "==> [$profile] configuring: tinyconfig + $(echo $frags | sed "s|$top/||g")"
-	kmake tinyconfig >/dev/null
+	echo "==> [$KVER $profile] configuring: tinyconfig + $(echo $frags | sed "s|$top/||g")"
+	kmake -s tinyconfig >/dev/null
 	# merge_config.sh -m merges onto the existing .config without
 	# running olddefconfig; do that ourselves.
 	(cd "$out" && KCONFIG_CONFIG=.config "$tree/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" .config $frags >/dev/null)
-	kmake olddefconfig >/dev/null
+	kmake -s olddefconfig >/dev/null
 	"$top/scripts/check-config.sh" "$out/.config" $frags
 	echo "$cfg_id" > "$out/.fragment.stamp"
 fi
 
-echo "==> [$profile] building bzImage (ccache, -j$(nproc))"
-kmake bzImage
-cp "$out/arch/x86/boot/bzImage" "$top/build/bzImage-$profile"
-echo "==> [$profile] build/bzImage-$profile ready"
+echo "==> [$KVER $profile] building bzImage (ccache, -j$(nproc); log: ${log#"$top"/})"
+start=$(date +%s)
+(
+	while sleep 30; do
+		echo "    [$KVER $profile] $(grep -c '^ *CC ' "$log") files compiled," \
+			"$(($(date +%s) - start)) s"
+	done
+) &
+ticker=$!
+trap 'kill $ticker 2>/dev/null || true' EXIT
+rc=0
+kmake bzImage >"$log" 2>&1 || rc=$?
+kill $ticker 2>/dev/null || true
+grep 'warning:' "$log" || true
+if [ $rc -ne 0 ]; then
+	tail -n 30 "$log"
+	echo "==> [$KVER $profile] build FAILED (log: ${log#"$top"/})"
+	exit $rc
+fi
+cp "$out/arch/x86/boot/bzImage" "$(kernel_image "$profile")"
+echo "==> [$KVER $profile] $(kernel_image "$profile" | sed "s|$top/||") ready," \
+	"$(($(date +%s) - start)) s"

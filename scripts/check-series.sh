@@ -1,19 +1,21 @@
 #!/bin/sh
-# make check: checkpatch --strict over every patch of the series, then build
-# the kernel at the baseline and at every prefix of the series
-# (bisectability), in build/linux itself so that each step is an incremental
-# build. The baseline kernel is kept as build/bzImage-baseline for
-# `make test-baseline`. The tree is put back on its branch afterwards.
+# make check: checkpatch --strict over every patch of patches/$KVER, then
+# build the kernel at the baseline and at every prefix of the series
+# (bisectability), in build/$KVER/linux itself so that each step is an
+# incremental build. The baseline kernel is kept as
+# build/$KVER/bzImage-baseline for `make test-baseline`. The tree is put
+# back on its branch afterwards.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$top/build/linux
+. "$top/scripts/kver.sh"
 bad=0
+mkdir -p "$logdir"
 
-for p in $(grep -v '^#' "$top/patches/series"); do
-	echo "==> checkpatch --strict $p"
+for p in $(grep -v '^#' "$patches/series"); do
+	echo "==> [$KVER] checkpatch --strict $p"
 	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-tree \
-		"$top/patches/$p" 2>&1) || true
+		"$patches/$p" 2>&1) || true
 	if [ -n "$out" ]; then
 		echo "$out" | sed 's/^/    /'
 		bad=1
@@ -22,7 +24,7 @@ done
 
 cd "$tree"
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
-	echo "check: build/linux has uncommitted changes; commit them first" >&2
+	echo "check: ${tree#"$top"/} has uncommitted changes; commit them first" >&2
 	exit 1
 fi
 branch=$(git symbolic-ref --short HEAD)
@@ -30,24 +32,25 @@ trap 'git checkout -q "$branch"' EXIT
 n=$(git rev-list --count baseline..HEAD)
 i=0
 for c in $(git rev-parse baseline) $(git rev-list --reverse baseline..HEAD); do
-	echo "==> build $i/$n: $(git log -1 --format=%s "$c")"
+	log=$logdir/check-$i.log
+	echo "==> [$KVER] build $i/$n: $(git log -1 --format=%s "$c") (log: ${log#"$top"/})"
 	git checkout -q "$c"
-	if ! "$top/scripts/build-kernel.sh" >"$top/build/log/check-$i.log" 2>&1; then
-		echo "    build failed: build/log/check-$i.log"
-		tail -n 20 "$top/build/log/check-$i.log" | sed 's/^/    /'
+	if ! PROFILE=test "$top/scripts/build-kernel.sh" >"$log" 2>&1; then
+		echo "    build failed: ${log#"$top"/}"
+		tail -n 20 "$log" | sed 's/^/    /'
 		bad=1
-	elif grep -q 'warning:' "$top/build/log/check-$i.log"; then
-		echo "    compiler warnings: build/log/check-$i.log"
-		grep 'warning:' "$top/build/log/check-$i.log" | sed 's/^/    /'
+	elif grep -q 'warning:' "$log"; then
+		echo "    compiler warnings: ${log#"$top"/}"
+		grep 'warning:' "$log" | sed 's/^/    /'
 		bad=1
 	fi
-	[ $i -gt 0 ] || cp "$top/build/bzImage-test" "$top/build/bzImage-baseline"
+	[ $i -gt 0 ] || cp "$(kernel_image test)" "$(kernel_image baseline)"
 	i=$((i + 1))
 done
 
 if [ $bad -eq 0 ]; then
-	echo "check: series is checkpatch-clean and every prefix builds ($n patches)"
+	echo "check: [$KVER] series is checkpatch-clean and every prefix builds ($n patches)"
 else
-	echo "check: FAILED"
+	echo "check: [$KVER] FAILED"
 fi
 exit $bad

@@ -1,20 +1,25 @@
 #!/bin/sh
-# Make build/linux a git tree of Debian's linux-source-6.1 with patches/series
-# applied. Extracts only when the tarball changed; re-applies the series (from
-# the baseline tag) only when the series changed. Refuses to throw away work.
+# Make build/$KVER/linux a git tree of Debian's linux-source-$KVER with
+# patches/$KVER/series applied (scripts/kver.sh). Extracts only when the
+# tarball changed; re-applies the series (from the baseline tag) only when
+# the series changed. Refuses to throw away work.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tarball=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-tree=$top/build/linux
-stamp_tar=$top/build/.tarball.stamp
-stamp_series=$top/build/.series.stamp
+. "$top/scripts/kver.sh"
+stamp_tar=$kdir/.tarball.stamp
+stamp_series=$kdir/.series.stamp
 
+if [ ! -f "$tarball" ]; then
+	echo "prepare-tree: $tarball missing (apt-get install linux-source-$KVER:" \
+		"scripts/install-deps.sh)" >&2
+	exit 1
+fi
 tar_id=$(stat -c '%n %s %Y' "$tarball")
 series_id=$("$top/scripts/series-id.sh")
 
 if [ ! -d "$tree/.git" ] || [ "$(cat "$stamp_tar" 2>/dev/null)" != "$tar_id" ]; then
-	echo "==> extracting $tarball into build/linux"
+	echo "==> [$KVER] extracting $tarball into ${tree#"$top"/} (about a minute)"
 	rm -rf "$tree" "$stamp_series"
 	mkdir -p "$tree"
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
@@ -35,16 +40,16 @@ fi
 cd "$tree"
 if [ -n "$(git status --porcelain)" ] ||
 	[ "$(git rev-parse HEAD)" != "$(git rev-parse applied)" ]; then
-	echo "build/linux has uncommitted changes or commits not exported;" >&2
-	echo "run 'make export-patches' (or reset the tree) first." >&2
+	echo "${tree#"$top"/} has uncommitted changes or commits not exported;" >&2
+	echo "run 'KVER=$KVER make export-patches' (or reset the tree) first." >&2
 	exit 1
 fi
 
 git am --abort >/dev/null 2>&1 || true
 git reset -q --hard baseline
-for p in $(grep -v '^[[:space:]]*#' "$top/patches/series" | grep -v '^[[:space:]]*$'); do
-	echo "==> applying $p"
-	git am -q --whitespace=nowarn "$top/patches/$p"
+for p in $(grep -v '^[[:space:]]*#' "$patches/series" | grep -v '^[[:space:]]*$'); do
+	echo "==> [$KVER] applying $p"
+	git am -q --whitespace=nowarn "$patches/$p"
 done
 git tag -f applied >/dev/null
 echo "$series_id" > "$stamp_series"

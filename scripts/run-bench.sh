@@ -1,23 +1,27 @@
 #!/bin/sh
-# make bench: boot the 2-node guest (2 GiB per node) on the bench kernel (no
-# debug options), collect the guest's timings into build/bench/ as raw CSV,
-# summary CSV, Markdown and a PNG chart, and print the tables.
+# Boot the 2-node guest (2 GiB per node) on the bench kernel (no debug
+# options) of the tree KVER, collect the guest's timings into
+# build/$KVER/bench/ as raw CSV, summary CSV, Markdown and a PNG chart, and
+# print the tables. `make bench` runs it for each tree, then
+# scripts/bench-compare.sh.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kver.sh"
 PROFILE=${PROFILE:-bench}
-out=$top/build/bench
-log=$top/build/log/bench.log
+out=$kdir/bench
+log=$logdir/bench.log
 node_mem=${NODE_MEM:-2048}
 # One vCPU per node: with two per node, four vCPU threads share the host's
 # two cores, and a migration's TLB-flush IPIs wait for descheduled vCPUs
 # (measured: a 256 MiB THP move took 0.2-1.7 s with four vCPUs, 0.15-0.25 s
 # with two).
 node_cpus=${NODE_CPUS:-1}
-mkdir -p "$out" "$top/build/log"
+mkdir -p "$out" "$logdir"
 : > "$log"
-echo "==> bench: booting the 2-node guest, kernel build/bzImage-$PROFILE" \
-	"(console: build/log/bench.log), ${BENCH_REPS:-15} repetitions"
+echo "==> [$KVER] bench: booting the 2-node guest, kernel" \
+	"$(kernel_image "$PROFILE" | sed "s|$top/||")" \
+	"(console: ${log#"$top"/}), ${BENCH_REPS:-15} repetitions"
 NODE_CPUS=$node_cpus NODE_MEM=$node_mem TIMEOUT=${TIMEOUT:-1800} \
 	"$top/scripts/boot-guest.sh" bench 2node "$log" &
 boot=$!
@@ -32,7 +36,7 @@ awk -f "$top/scripts/bench-summary.awk" "$out/raw.csv" > "$out/summary.csv"
 {
 	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Kernel: profile $PROFILE (no DEBUG_VM, no PROVE_LOCKING); 2-node QEMU"
+	echo "Kernel: linux-source-$KVER, profile $PROFILE (no DEBUG_VM, no PROVE_LOCKING); 2-node QEMU"
 	echo "guest under TCG, $node_cpus vCPU(s) and $node_mem MiB per node, swap on a"
 	echo "RAM disk. TCG timings are only meaningful as ratios inside one run."
 	echo "Runs: $(grep -c . "$out/raw.csv"),"
@@ -52,6 +56,6 @@ awk -f "$top/scripts/bench-summary.awk" "$out/raw.csv" > "$out/summary.csv"
 	echo
 	awk -f "$top/scripts/bench-ratios.awk" "$out/summary.csv"
 	echo
-	echo "Chart: build/bench/chart.png"
+	echo "Chart: ${out#"$top"/}/chart.png"
 } > "$out/table.md"
 cat "$out/table.md"

@@ -4,8 +4,9 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-log=$top/build/log/demo.log
-echo "==> demo: booting the 2-node guest (console: build/log/demo.log)"
+. "$top/scripts/kver.sh"
+log=$logdir/demo.log
+echo "==> [$KVER] demo: booting the 2-node guest (console: ${log#"$top"/})"
 "$top/scripts/boot-guest.sh" demo 2node "$log"
 # Console lines of the demo itself, without kernel messages.
 sed -n '/^# rig: mode/,/^# rig: done/p' "$log" | tr -d '\r' | grep -v '^\[ *[0-9]'

@@ -1,15 +1,16 @@
 #!/bin/sh
 # Host test runner: boot each topology of TOPOS (default: 2node 4node
-# memless big) in test mode, turn the guest's TAP into one count, fail on
-# any failed test, short plan, timeout or splat.
+# memless big) in test mode on the tree KVER (scripts/kver.sh), print a line
+# per test file as it ends (passed, failed, seconds), turn the guest's TAP
+# into one count, fail on any failed test, short plan, timeout or splat.
 # Lines "# figure: ..." from the guest (counts a test wants reported: inputs
 # tried, faults injected, ...) are repeated in the summary. LOGDIR puts the
 # console logs elsewhere than build/log. Last line: "N passed, N failed".
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kver.sh"
 topos=${TOPOS:-2node 4node memless big}
-logdir=${LOGDIR:-$top/build/log}
 mkdir -p "$logdir"
 total_pass=0
 total_fail=0
@@ -18,12 +19,12 @@ for topo in $topos; do
 	log=$logdir/${PROFILE:-test}-$topo.log
 	rm -f "$log"
 	: > "$log"
-	echo "==> test: booting $topo guest, kernel build/bzImage-${PROFILE:-test}" \
+	echo "==> [$KVER] test: booting $topo guest, kernel" \
+		"$(kernel_image "${PROFILE:-test}" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/})"
 	"$top/scripts/boot-guest.sh" test "$topo" "$log" &
 	boot=$!
-	tail --pid=$boot -n +1 -f "$log" |
-		awk '/^# rig: file/ { print "    " $4; fflush() }'
+	tail --pid=$boot -n +1 -f "$log" | awk -f "$top/scripts/tap-progress.awk"
 	rc=0
 	wait $boot || rc=$?
 	[ $rc -eq 0 ] || echo "    qemu exited with $rc (124: wall-clock limit)"

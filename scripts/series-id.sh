@@ -1,8 +1,9 @@
 #!/bin/sh
-# Print a checksum of patches/series and every patch it names.
+# Print a checksum of patches/$KVER/series and every patch it names.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top/patches"
+. "$top/scripts/kver.sh"
+cd "$patches"
 {
 	cat series
 	for p in $(grep -v '^[[:space:]]*#' series | grep -v '^[[:space:]]*$'); do

@@ -23,10 +23,12 @@ for t in [0-9]*.sh; do
 	fi
 	echo "# rig: file $t"
 	out=/tmp/out.${t%.sh}
+	start=$(date +%s)
 	timeout 600 sh "$t" >"$out" 2>&1
 	rc=$?
 	cat "$out"
 	[ $rc -eq 0 ] || echo "# rig: $t exited with $rc"
+	echo "# rig: end $t $(($(date +%s) - start))"
 	killall -9 workload >/dev/null 2>&1
 	sleep 0.2
 done
