@@ -22,6 +22,9 @@ if [ -f "$own" ]; then
 fi
 
 mkdir -p "$out" "$logdir"
+# `make -s ...` upstairs must not silence the kernel build: its "CC" lines
+# are the progress count.
+unset MAKEFLAGS MFLAGS
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
 export CCACHE_BASEDIR=$top/build
 kmake() { make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)" "$@"; }
