@@ -26,6 +26,12 @@
  *            "file" workload that could write it). Either way the pages are
  *            faulted in under the node's policy, so page cache that was not
  *            cached yet lands on that node.
+ *   filecow  MAP_PRIVATE, PROT_READ|PROT_WRITE mapping of the file -f PATH,
+ *            opened O_RDONLY, whose content must already be the pattern of
+ *            -s SEED: every page is read (page cache), then the even pages
+ *            are written with the same pattern, so that they become
+ *            anonymous copies (copy-on-write) and the odd ones stay the
+ *            file's page cache.
  *
  * SEED (-s, default the PID) selects the pattern; the pattern depends on the
  * offset in the region, not the address, so that another process mapping
@@ -107,6 +113,7 @@ static char *region;
 static size_t length;
 static int region_thp;
 static int region_ro;	/* a read-only file mapping: touched, not filled */
+static int region_cow;	/* filecow: touched, then even pages rewritten */
 static int shm_id = -1;
 static uint64_t seed;
 
@@ -149,12 +156,14 @@ static void fill(char *start, size_t len)
 {
 	uint64_t *w = (uint64_t *)start, *end = (uint64_t *)(start + len);
 
-	if (region_ro) {
+	if (region_ro || region_cow) {
 		touch_range(start, len);
-		return;
+		if (region_ro)
+			return;
 	}
 	for (; w < end; w++)
-		*w = pattern(w);
+		if (!region_cow || (((char *)w - region) / page_size) % 2 == 0)
+			*w = pattern(w);
 }
 
 /* Number of bad pages; *first is the index of the first one. */
@@ -235,7 +244,8 @@ static void place_and_fill(const char *list)
 		 * node), fill() faults in the rest as before.
 		 */
 		madvise(region + i * chunk, chunk,
-			region_ro ? MADV_POPULATE_READ : MADV_POPULATE_WRITE);
+			region_ro || region_cow ? MADV_POPULATE_READ :
+						  MADV_POPULATE_WRITE);
 		fill(region + i * chunk, chunk);
 	}
 	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
@@ -539,6 +549,16 @@ static char *map_region(const char *kind, size_t len, const char *file)
 			exit(2);
 		}
 		p = map_file(file, len);
+	} else if (!strcmp(kind, "filecow")) {
+		int fd = file ? open(file, O_RDONLY) : -1;
+
+		if (fd < 0) {
+			fprintf(stderr, "workload: kind filecow needs a readable -f PATH\n");
+			exit(2);
+		}
+		region_cow = 1;
+		p = mmap(NULL, len, prot, MAP_PRIVATE, fd, 0);
+		close(fd);
 	} else if (!strcmp(kind, "shared"))
 		p = mmap(NULL, len, prot, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	else if (!strcmp(kind, "hugetlb"))
