@@ -51,7 +51,7 @@ bench: deps ## time every path on each tree of KVERS (non-debug kernels); build/
 		KVER=$$v PROFILE=bench $(S)/build-kernel.sh && \
 		KVER=$$v PROFILE=bench $(S)/run-bench.sh || exit 1; \
 	done
-	@$(S)/bench-compare.sh $(KVERS)
+	@set -- $(KVERS); [ $$# -lt 2 ] || $(S)/bench-compare.sh $(KVERS)
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/$(KVER)/log/shell.log
