@@ -24,11 +24,11 @@ for w in $ws; do
 	expect "$(basename "$w"): still on node 0" "$(wl_cmd "$w" where)" "N0=2048 err=0"
 done
 
-expect "vacate node 0 to node 1" "$(node_vacate 0 1)" "ok 1"
+expect "vacate node 0 to node 1" "$(node_vacate_settled 0 1)" "ok 1"
 for w in $ws; do
 	expect_placement "$(basename "$w") vacated" "$w" "N1=2048"
 done
-expect "\"all\" back to node 0" "$(node_vacate 1 all)" "ok 3"
+expect "\"all\" back to node 0" "$(node_vacate_settled 1 all)" "ok 3"
 for w in $ws; do
 	expect "$(basename "$w") back on node 0" "$(wl_cmd "$w" where)" "N0=2048 err=0"
 done

@@ -11,7 +11,7 @@ expect "pin 8 pages" "$(wl_cmd "$w" "pin 8")" "ok"
 expect "pinned pages stay: EAGAIN" "$(node_vacate 0 1)" "err EAGAIN"
 expect_placement "all but the pinned pages left" "$w" "N0=8 N1=4088"
 wl_cmd "$w" unpin >/dev/null
-expect "after unpinning the vacate completes" "$(node_vacate 0 1)" "ok 1"
+expect "after unpinning the vacate completes" "$(node_vacate_settled 0 1)" "ok 1"
 expect "  all on node 1" "$(wl_cmd "$w" where)" "N1=4096 err=0"
 wl_stop "$w"
 
@@ -72,7 +72,7 @@ expect "every vacate during churn succeeded or said EAGAIN" "$bad" "0"
 expect_match "vacates happened" "$vacates" "[1-9]*"
 expect "the long-lived process's pattern is intact" "$(wl_cmd "$keep" verify)" "ok 4096"
 expect_match "and all its pages on one node" "$(wl_cmd "$keep" where)" "N[01]=4096 err=0"
-expect "a last vacate leaves nothing behind" "$(node_vacate 0 1)" "ok 1"
+expect "a last vacate leaves nothing behind" "$(node_vacate_settled 0 1)" "ok 1"
 expect "  on node 1" "$(wl_cmd "$keep" where)" "N1=4096 err=0"
 wl_stop "$keep"
 sleep 1

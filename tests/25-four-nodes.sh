@@ -14,14 +14,14 @@ expect_placement "2 went to 0, 3 went to 1" "$w" "N0=1024 N1=3072"
 wl_stop "$w"
 
 expect "node 0 to node 3 distance" "$(cut -d' ' -f4 /sys/devices/system/node/node0/distance)" "12"
-expect "vacate with several destinations" "$(node_vacate 0 1-3)" "ok 3"
+expect "vacate with several destinations" "$(node_vacate_settled 0 1-3)" "ok 3"
 
 # Node 3 (nearest to 0) has 24 MiB left: the rest spills to node 2, none to 1.
 swapoff /dev/zram0
 w=$(wl_start anon 64 0)
 hog=$(wl_hog 3 24)
 expect_alloc_failure
-expect "vacate node 0 to 1-3 with node 3 nearly full" "$(node_vacate 0 1-3)" "ok 3"
+expect "vacate node 0 to 1-3 with node 3 nearly full" "$(node_vacate_settled 0 1-3)" "ok 3"
 end_alloc_failure
 where=$(wl_cmd "$w" where)
 expect_match "nearest first, spill to the next nearest" "$where" "N2=[1-9]* N3=[1-9]* err=0"
@@ -38,7 +38,7 @@ end_alloc_failure
 expect "pattern intact after ENOMEM" "$(wl_cmd "$w" verify)" "ok 16384"
 expect_match "some pages moved, some stayed" "$(wl_cmd "$w" where)" "N0=[1-9]* N3=[1-9]* err=0"
 wl_stop "$hog"
-expect "with room again the vacate completes" "$(node_vacate 0 3)" "ok 1"
+expect "with room again the vacate completes" "$(node_vacate_settled 0 3)" "ok 1"
 expect_placement "all on node 3" "$w" "N3=16384"
 wl_stop "$w"
 swapon /dev/zram0

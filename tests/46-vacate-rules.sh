@@ -39,7 +39,7 @@ cg=$(cpuset_new vacate-node0 0)
 echo "$pid" > "$cg/cgroup.procs"
 expect "target's cpuset is node 0" \
 	"$(awk '/^Mems_allowed_list:/ { print $2 }' "/proc/$pid/status")" "0"
-expect "vacate node 0, target confined to it" "$(node_vacate 0 1)" "ok 1"
+expect "vacate node 0, target confined to it" "$(node_vacate_settled 0 1)" "ok 1"
 expect_placement "  moved anyway" "$w" "N1=2048"
 cpuset_drop "$cg"
 wl_stop "$w"
@@ -53,7 +53,7 @@ w=$(WL_OPTS=-L wl_start thp 8 0)
 pid=$(wl_pid "$w")
 expect "group leader is a zombie, a thread serves" \
 	"$(awk '{ print $3 }' "/proc/$pid/stat") $(ls "/proc/$pid/task" | wc -l)" "Z 2"
-expect "vacate node 0 with a leaderless process" "$(node_vacate 0 1)" "ok 1"
+expect "vacate node 0 with a leaderless process" "$(node_vacate_settled 0 1)" "ok 1"
 expect_placement "  leaderless process vacated" "$w" "N1=2048"
 expect "/proc/<tgid>/migrate on it" "$(migrate_proc "$pid" 1 0)" "ok 3"
 expect_placement "  moved back by /proc/<tgid>/migrate" "$w" "N0=2048"
@@ -69,7 +69,7 @@ ws="$ws $(WL_OPTS=-L wl_start shmem 8 0) $(WL_OPTS=-L wl_start shared 8 0 "$USER
 for w in $ws; do
 	expect "$(basename "$w"): on node 0" "$(wl_cmd "$w" where)" "N0=2048 err=0"
 done
-expect "vacate node 0 to node 1" "$(node_vacate 0 1)" "ok 1"
+expect "vacate node 0 to node 1" "$(node_vacate_settled 0 1)" "ok 1"
 for w in $ws; do
 	expect_placement "$(basename "$w") vacated" "$w" "N1=2048"
 done

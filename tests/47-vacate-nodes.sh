@@ -105,7 +105,7 @@ wl_stop "$b"
 b=$(wl_start anon 16 0)
 no_huge_page_on_3 "still no 2 MiB page on node 3"
 expect_alloc_failure
-expect "vacate node 0 to 1,3: A goes to node 1" "$(node_vacate 0 1,3)" "ok 3"
+expect "vacate node 0 to 1,3: A goes to node 1" "$(node_vacate_settled 0 1,3)" "ok 3"
 end_alloc_failure
 expect_placement "  A's huge pages on node 1 (none fit on node 3)" "$a" "N1=2048"
 expect_placement "  B, after A in the walk, still to node 3, the nearest" "$b" "N3=4096"

@@ -49,6 +49,6 @@ expect "  every page still mapped" "$(sum_where "$where")" "$pages"
 expect "  pattern intact" "$(wl_cmd "$w" verify)" "ok $pages"
 expect_no_isolated "  nothing left isolated"
 
-expect "a second vacate completes" "$(node_vacate 0 1)" "ok 1"
+expect "a second vacate completes" "$(node_vacate_settled 0 1)" "ok 1"
 expect_placement "  all on node 1" "$w" "N1=$pages"
 wl_stop "$w"
