@@ -19,6 +19,7 @@ all: deps kernel initramfs ## build the kernel and the initramfs
 
 help: ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo "  KVER=6.12 make ...   the same on linux-source-6.12 (default: KVER=6.1)"
 
 deps: ## install the Debian packages the rig needs (apt-get, idempotent)
 	@$(S)/install-deps.sh
