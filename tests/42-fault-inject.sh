@@ -104,12 +104,21 @@ path_data() {
 	esac
 }
 
-# unexpected RESULTS: the results ("ok N;err E;...") that are neither a
-# completed write nor ENOMEM, ";"-separated; empty when all are.
+# unexpected RESULTS [ERR]: the results ("ok N;err E;...") that are
+# neither a completed write nor ENOMEM (nor "err ERR"), ";"-separated;
+# empty when all are.
 unexpected() {
-	echo "$1" | tr ';' '\n' | awk '$0 != "" && !/^ok [0-9]+$/ && $0 != "err ENOMEM" {
+	echo "$1" | tr ';' '\n' | awk -v also="err ${2:-ENOMEM}" '
+	$0 != "" && !/^ok [0-9]+$/ && $0 != "err ENOMEM" && $0 != also {
 		printf "%s;", $0 }'
 }
+
+# On 6.12 a THP that gets no huge page at the destination is split and its
+# pieces migrated by a second migrate_pages_batch() whose failures
+# migrate_pages() does not return (it counts the THP as one failed folio):
+# a write then sees pages left behind (EAGAIN) where 6.1 says ENOMEM.
+thp_also=ENOMEM
+[ "${RIG_KVER:-6.1}" = 6.1 ] || thp_also=EAGAIN
 
 # fault_case PATH KIND MIB PERCENT WRITES: KIND's pages on node 0, WRITES
 # armed writes moving them to node 1 with PERCENT of the allocations
@@ -148,7 +157,11 @@ fault_case() {
 	faults=$((faults + n))
 	splits=$(($(vmstat thp_migration_split) - splits))
 
-	expect "$d: every write ok or ENOMEM" "$(unexpected "$results")" ""
+	also=ENOMEM
+	[ "$2" != thp ] || also=$thp_also
+	or=""
+	[ "$also" = ENOMEM ] || or=" or $also"
+	expect "$d: every write ok or ENOMEM$or" "$(unexpected "$results" "$also")" ""
 	expect_match "$d: faults were injected" "$n" "[1-9]*"
 	if [ "$2" = thp ]; then
 		expect_match "$d: a THP was split for want of a destination" "$splits" "[1-9]*"
