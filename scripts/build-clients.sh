@@ -95,18 +95,21 @@ sel=$tree/tools/testing/selftests
 st=$cache/selftests-$KVER
 rm -rf "$st"
 case $KVER in
-6.1) dir=vm; extra="" ;;
-*) dir=mm; extra=thp_settings.c ;;
+6.1) dir=vm; srcs=migration.c; hdrs="" ;;
+*) dir=mm; srcs="migration.c thp_settings.c"; hdrs=thp_settings.h ;;
 esac
 mkdir -p "$st/$dir"
 cp "$sel/kselftest_harness.h" "$sel/kselftest.h" "$st/"
-for f in migration.c $extra ${extra%.c}.h; do
-	[ "$f" = .h ] || cp "$sel/$dir/$f" "$st/$dir/"
+for f in $srcs $hdrs; do
+	cp "$sel/$dir/$f" "$st/$dir/"
 done
 patch -s --no-backup-if-mismatch -d "$st" -p4 \
 	<"$top/tests/selftests/migration-$KVER.patch"
 deps="$st/kselftest_harness.h $st/kselftest.h"
-# shellcheck disable=SC2086
-build selftest-migration-$KVER "-DRUNTIME=$runtime" "$st/$dir/migration.c" \
-	$(for f in $extra; do echo "$st/$dir/$f"; done)
+for f in $hdrs; do
+	deps="$deps $st/$dir/$f"
+done
+# shellcheck disable=SC2046
+build selftest-migration-$KVER "-DRUNTIME=$runtime" \
+	$(for f in $srcs; do echo "$st/$dir/$f"; done)
 mv "$dest/selftest-migration-$KVER" "$dest/selftest-migration"
