@@ -19,6 +19,10 @@
  *            page is locked as it faults in
  *   shmlock  SysV shm (shmget, shmat, IPC_RMID at once, so it goes with the
  *            process), shmctl(SHM_LOCK) after the fill
+ *   ksm      private anonymous, madvise(MADV_MERGEABLE) after the fill: two
+ *            ksm workloads of the same -s SEED hold identical pages, which
+ *            ksmd merges (the pattern differs from page to page, so one
+ *            workload alone has nothing to merge)
  *   file     MAP_SHARED mapping of the file -f PATH (required). When PATH
  *            opens O_RDWR it is truncated to MIB and filled; otherwise it is
  *            opened O_RDONLY, mapped PROT_READ and only read: its content
@@ -535,7 +539,7 @@ static char *map_region(const char *kind, size_t len, const char *file)
 	int prot = PROT_READ | PROT_WRITE;
 	char *p;
 
-	if (!strcmp(kind, "anon") || !strcmp(kind, "mlock"))
+	if (!strcmp(kind, "anon") || !strcmp(kind, "mlock") || !strcmp(kind, "ksm"))
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	else if (!strcmp(kind, "onfault")) {
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -638,13 +642,15 @@ static void write_info(const char *dir, const char *kind, pid_t child)
 		die("info");
 }
 
-/* Lock the filled region of the kinds that lock after the fill. */
-static void lock_region(const char *kind)
+/* Lock or advise the filled region, for the kinds that do so after the fill. */
+static void settle_region(const char *kind)
 {
 	if (!strcmp(kind, "mlock") && mlock(region, length))
 		die("mlock");
 	if (!strcmp(kind, "shmlock") && shmctl(shm_id, SHM_LOCK, NULL))
 		die("shmctl SHM_LOCK");
+	if (!strcmp(kind, "ksm") && madvise(region, length, MADV_MERGEABLE))
+		die("madvise MADV_MERGEABLE");
 }
 
 static const char *info_dir, *info_kind;
@@ -721,7 +727,7 @@ int main(int argc, char **argv)
 	region_thp = !strcmp(kind, "thp");
 
 	place_and_fill(nodes);
-	lock_region(kind);
+	settle_region(kind);
 	if (!strcmp(kind, "shared"))
 		child = fork_sharer();
 
