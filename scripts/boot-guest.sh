@@ -12,6 +12,9 @@
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
+#   Every guest gets a second disk, /dev/vda: a fresh 256 MiB ext4 image
+#   made here with mkfs.ext4 (beside LOG), mounted at /mnt/disk: page cache
+#   of a real disk file system.
 #   The guest learns the kernel's profile from rig.profile, the soak
 #   test's duration from SOAK_SECONDS (rig.soak) and the fuzzer's seed
 #   from FUZZ_SEED (rig.fuzz_seed).
@@ -67,9 +70,13 @@ extra=""
 [ "$profile" != debug ] || extra=" no5lvl"
 
 mkdir -p "$(dirname "$log")"
+disk=${log%.log}.ext4
+rm -f "$disk"
+truncate -s 256M "$disk"
+mkfs.ext4 -q -F -L rig-disk "$disk"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
 	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
-	$numa -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
+	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
 	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-}$extra" \
 	-display none -monitor none -no-reboot
 

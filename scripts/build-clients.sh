@@ -12,6 +12,10 @@
 #                           a copy (the tree is never touched), built with
 #                           -DRUNTIME=$SELFTEST_RUNTIME (seconds per case,
 #                           default 10; upstream: 60 in 6.1, 20 in 6.12)
+#   numa_migrate            the series' own selftest (its last patch), as
+#                           the tree has it, with the tree's
+#                           run_vmtests.sh, which runs it (6.12: as the
+#                           category numa_migrate)
 # The source is fetched once with apt-get source (needs the deb-src entry
 # scripts/install-deps.sh adds) into build/clients/src; later builds are
 # offline. Binaries are kept in build/clients/bin and recompiled only when
@@ -113,3 +117,8 @@ done
 build selftest-migration-$KVER "-DRUNTIME=$runtime" \
 	$(for f in $srcs; do echo "$st/$dir/$f"; done)
 mv "$dest/selftest-migration-$KVER" "$dest/selftest-migration"
+
+# The series' own selftest, from the patched tree as it is.
+deps="$sel/kselftest_harness.h $sel/kselftest.h"
+build numa_migrate "" "$sel/$dir/numa_migrate.c"
+cp "$sel/$dir/run_vmtests.sh" "$dest/run_vmtests.sh"

@@ -13,6 +13,8 @@ root=${out%.cpio.gz}
 rm -rf "$root"
 mkdir -p "$(dirname "$out")" "$root/bin" "$root/etc" "$root/tests"
 cp /bin/busybox "$root/bin/busybox"
+# bash for the kernel's run_vmtests.sh (arrays, PIPESTATUS: not ash).
+cp /bin/bash-static "$root/bin/bash"
 cp "$top/initramfs/init" "$root/init"
 cp "$top/initramfs/etc/"* "$root/etc/"
 cp "$top/tests/"*.sh "$root/tests/"

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 log=$top/build/log/deps.log
 
 PKGS="linux-source-6.1 linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio \
-xz-utils qemu-system-x86 busybox-static ccache perl git python3 \
+xz-utils e2fsprogs qemu-system-x86 busybox-static bash-static ccache perl git python3 \
 libnuma-dev numactl gnuplot-nox dpkg-dev patch"
 SRC_LIST=/etc/apt/sources.list.d/numa-migrate-src.sources
 

@@ -24,15 +24,6 @@ plan $((ncases + 4))
 
 out=/tmp/selftest-migration.out
 
-# case_result NAME: "ok" or "not ok" from the harness's TAP line for
-# migration.NAME; a skipped case ("ok N # SKIP ...") or none: "no result".
-case_result() {
-	awk -v c="migration.$1" '
-	$0 == "ok " $2 " " c { r = "ok" }
-	$0 == "not ok " $3 " " c { r = "not ok" }
-	END { print r ? r : "no result" }' "$out"
-}
-
 # figure: each case's "# migrate: M moves, R failed moves retried" line.
 figure() {
 	awk -v s="$1" '
@@ -53,9 +44,9 @@ killall -9 selftest-migration >/dev/null 2>&1 || true
 sed 's/^/#   /' "$out"
 figure $(($(date +%s) - start))
 for c in $cases; do
-	expect "$c" "$(case_result "$c")" "ok"
+	expect "$c" "$(ksft_result "$out" "migration.$c")" "ok"
 done
-expect "harness totals" "$(sed -n 's/^# Totals: //p' "$out")" \
+expect "harness totals" "$(ksft_totals "$out")" \
 	"pass:$ncases fail:0 xfail:0 xpass:0 skip:0 error:0"
 expect "exit status" "$rc" "0"
 expect_no_isolated

@@ -8,6 +8,10 @@
 # isolated.
 # Duration: SOAK_SECONDS (the host's SOAK_SECONDS, via rig.soak=); without
 # it 30 s on the test kernel and 120 s on the others.
+# SOAK_MOVERS=1 (53-soak-movers.sh) runs the kernel's own movers all along:
+# NUMA balancing, khugepaged scanning every 10 ms, ksmd merging two KSM
+# workloads (verified at the end too) and compaction of each node written
+# to nodeN/compact in a loop; their counts are reported.
 # topo: 2node
 set -eu
 . ./lib.sh
@@ -17,7 +21,8 @@ NODES="0 1"
 MIB=4
 PATHS="syscall proc vacate"
 N_CHURN=$(($(echo $KINDS | wc -w) * $(echo $NODES | wc -w)))
-plan $((N_CHURN + 2 * $(echo $PATHS | wc -w) + 6))
+MOVERS=${SOAK_MOVERS:-0}
+plan $((N_CHURN + 2 * $(echo $PATHS | wc -w) + 6 + MOVERS * 4))
 
 if [ -n "${SOAK_SECONDS:-}" ]; then
 	dur=$SOAK_SECONDS
@@ -213,10 +218,72 @@ stop_churners() {
 	done
 }
 
+K=/sys/kernel/mm/ksm
+KH=/sys/kernel/mm/transparent_hugepage/khugepaged
+
+# compactor: until $STOP exists, compact each node in turn; then write the
+# number of compactions to $D/compact.count.
+compactor() {
+	n=0
+	while [ ! -e "$STOP" ]; do
+		for node in $NODES; do
+			echo 1 > "/sys/devices/system/node/node$node/compact"
+			n=$((n + 1))
+		done
+		sleep 0.5
+	done
+	echo $n > "$D/compact.count"
+}
+
+# start_movers: the kernel's movers on, two KSM workloads (one per node,
+# the same seed) and the compaction loop; the counters they move are
+# remembered.
+start_movers() {
+	khs0=$(cat $KH/scan_sleep_millisecs)
+	kha0=$(cat $KH/alloc_sleep_millisecs)
+	echo 1 > /proc/sys/kernel/numa_balancing
+	echo 10 > $KH/scan_sleep_millisecs
+	echo 10 > $KH/alloc_sleep_millisecs
+	echo 1000 > $K/pages_to_scan
+	echo 20 > $K/sleep_millisecs
+	echo 1 > $K/run
+	KSM_A=$(WL_OPTS="-s 13" wl_start ksm $MIB 0)
+	KSM_B=$(WL_OPTS="-s 13" wl_start ksm $MIB 1)
+	numa0=$(vmstat numa_pages_migrated)
+	collapse0=$(vmstat thp_collapse_alloc)
+	scans0=$(cat $K/full_scans)
+	compactor &
+	COMPACTOR=$!
+}
+
+# stop_movers: the movers off (ksmd paused, its pages still merged), their
+# counts reported; one TAP line each for compaction and ksmd, one for each
+# KSM workload's pattern.
+stop_movers() {
+	wait $COMPACTOR || true
+	echo 0 > /proc/sys/kernel/numa_balancing
+	echo "$khs0" > $KH/scan_sleep_millisecs
+	echo "$kha0" > $KH/alloc_sleep_millisecs
+	echo 0 > $K/run
+	sleep 1
+	compactions=$(cat "$D/compact.count")
+	expect_match "movers: nodeN/compact written" "$compactions" "[1-9]*"
+	expect_match "movers: ksmd merged pages" "$(cat $K/pages_sharing)" "[1-9]*"
+	MOVERS_FIGURE="movers: $compactions compactions, $(($(cat $K/full_scans) - scans0)) ksmd full scans, $(cat $K/pages_sharing) pages sharing, $(($(vmstat numa_pages_migrated) - numa0)) pages moved by NUMA balancing, $(($(vmstat thp_collapse_alloc) - collapse0)) huge pages collapsed by khugepaged"
+	diag "$MOVERS_FIGURE"
+	for w in $KSM_A $KSM_B; do
+		expect "movers: KSM workload $(basename "$w") verified" \
+			"$(wl_cmd "$w" verify)" "ok $((MIB * 256))"
+		wl_stop "$w"
+	done
+	echo 2 > $K/run
+}
+
 T_START=$(date +%s)
 elapsed() { echo $(($(date +%s) - T_START)); }
 
 huge0=$(hugefree)
+[ "$MOVERS" -eq 0 ] || start_movers
 start_churners
 ready_count
 expect "$N_CHURN churners ready" "$READY" "$N_CHURN"
@@ -238,6 +305,7 @@ touch "$STOP"
 wait $mpids || true
 t1=$(date +%s)
 diag "migrators stopped after $(elapsed) s"
+[ "$MOVERS" -eq 0 ] || stop_movers
 moved=$(($(vmstat pgmigrate_success) - moved0))
 diag "$(($(vmstat pswpout) - swapped0)) pages evicted by the swap method"
 
@@ -274,8 +342,11 @@ diag "churners stopped after $(elapsed) s"
 sleep 0.5
 expect "no churn process left" "$(churn_pids)" ""
 expect "free huge pages per node as before the soak" "$(hugefree)" "$huge0"
-echo "# figure: soak: $((t1 - t0)) s, $total migrations ($summary)," \
+label=soak
+[ "$MOVERS" -eq 0 ] || label="soak with movers"
+echo "# figure: $label: $((t1 - t0)) s, $total migrations ($summary)," \
 	"$moved pages moved, $VERIFIED pages verified"
+[ "$MOVERS" -eq 0 ] || echo "# figure: $MOVERS_FIGURE"
 rm -rf "$D"
 expect_no_isolated
 diag "done after $(elapsed) s"

@@ -34,7 +34,8 @@ expect_match() {
 # WL_CPUS=LIST runs it on those CPUs only; WL_WRAP="COMMAND ARGS" runs it
 # through COMMAND (as UID; the words are split on spaces); WL_OPTS="OPTIONS"
 # passes more workload options (e.g. "-L", "-f PATH -s SEED"; split on
-# spaces). (Called in $(...): nothing it sets survives, so the directory
+# spaces); WL_PROG=PATH runs another copy of the workload binary.
+# (Called in $(...): nothing it sets survives, so the directory
 # is unique.)
 wl_start() {
 	d=$(mktemp -d "/tmp/wl.$1.XXXXXX")
@@ -42,7 +43,7 @@ wl_start() {
 	uid=${4:-0}
 	# shellcheck disable=SC2086 # WL_WRAP is a command and its arguments
 	${WL_CPUS:+taskset -c "$WL_CPUS"} runas "$uid" "$uid" ${WL_WRAP:-} \
-		workload -k "$1" -m "$2" -n "$3" -d "$d" ${WL_OPTS:-} >"$d/log" 2>&1 </dev/null &
+		${WL_PROG:-workload} -k "$1" -m "$2" -n "$3" -d "$d" ${WL_OPTS:-} >"$d/log" 2>&1 </dev/null &
 	i=0
 	while [ ! -f "$d/info" ]; do
 		i=$((i + 1))
@@ -227,3 +228,17 @@ cpuset_drop() {
 	done
 	rmdir "$1"
 }
+
+# ksft_result OUT FIXTURE.CASE: "ok" or "not ok" from a kselftest harness's
+# TAP line for that case in the file OUT; a skipped case ("ok N # SKIP
+# ...") or none: "no result".
+ksft_result() {
+	awk -v c="$2" '
+	$0 == "ok " $2 " " c { r = "ok" }
+	$0 == "not ok " $3 " " c { r = "not ok" }
+	END { print r ? r : "no result" }' "$1"
+}
+
+# ksft_totals OUT: the harness's "# Totals:" line ("pass:N fail:N ...").
+ksft_totals() { sed -n 's/^# Totals: //p' "$1"; }
+
