@@ -9,7 +9,8 @@
 # Duration: SOAK_SECONDS (the host's SOAK_SECONDS, via rig.soak=); without
 # it 30 s on the test kernel and 120 s on the others.
 # SOAK_MOVERS=1 (53-soak-movers.sh) runs the kernel's own movers all along:
-# NUMA balancing, khugepaged scanning every 10 ms, ksmd merging two KSM
+# NUMA balancing (scanning every 100 ms, each churner on the other node's
+# CPUs), khugepaged scanning every 10 ms, ksmd merging two KSM
 # workloads (verified at the end too) and compaction of each node written
 # to nodeN/compact in a loop; their counts are reported.
 # topo: 2node
@@ -22,7 +23,7 @@ MIB=4
 PATHS="syscall proc vacate"
 N_CHURN=$(($(echo $KINDS | wc -w) * $(echo $NODES | wc -w)))
 MOVERS=${SOAK_MOVERS:-0}
-plan $((N_CHURN + 2 * $(echo $PATHS | wc -w) + 6 + MOVERS * 4))
+plan $((N_CHURN + 2 * $(echo $PATHS | wc -w) + 6 + MOVERS * 6))
 
 if [ -n "${SOAK_SECONDS:-}" ]; then
 	dur=$SOAK_SECONDS
@@ -48,8 +49,13 @@ CHURNERS=""
 start_churners() {
 	for kind in $KINDS; do
 		for node in $NODES; do
-			churn -k "$kind" -m $MIB -n "$node" -p 20 -r 4 -t $((dur + 400)) \
-				>"$D/$kind.$node" 2>&1 </dev/null &
+			# With the movers, each runs on the other node's CPUs:
+			# NUMA balancing then wants its memory there.
+			cpus=""
+			[ "$MOVERS" -eq 0 ] ||
+				cpus=$(cat "/sys/devices/system/node/node$((1 - node))/cpulist")
+			${cpus:+taskset -c "$cpus"} churn -k "$kind" -m $MIB -n "$node" \
+				-p 20 -r 4 -t $((dur + 400)) >"$D/$kind.$node" 2>&1 </dev/null &
 			CHURNERS="$CHURNERS $kind.$node:$!"
 			MAINS="$MAINS $!"
 		done
@@ -220,6 +226,7 @@ stop_churners() {
 
 K=/sys/kernel/mm/ksm
 KH=/sys/kernel/mm/transparent_hugepage/khugepaged
+NB=/sys/kernel/debug/sched/numa_balancing
 
 # compactor: until $STOP exists, compact each node in turn; then write the
 # number of compactions to $D/compact.count.
@@ -242,6 +249,14 @@ start_movers() {
 	khs0=$(cat $KH/scan_sleep_millisecs)
 	kha0=$(cat $KH/alloc_sleep_millisecs)
 	echo 1 > /proc/sys/kernel/numa_balancing
+	# NUMA balancing starts scanning a task after 1 s and rescans at
+	# most once a second: scan at once and every 100 ms.
+	if [ -d $NB ]; then
+		nbd0=$(cat $NB/scan_delay_ms)
+		nbp0=$(cat $NB/scan_period_min_ms)
+		echo 0 > $NB/scan_delay_ms
+		echo 100 > $NB/scan_period_min_ms
+	fi
 	echo 10 > $KH/scan_sleep_millisecs
 	echo 10 > $KH/alloc_sleep_millisecs
 	echo 1000 > $K/pages_to_scan
@@ -257,11 +272,15 @@ start_movers() {
 }
 
 # stop_movers: the movers off (ksmd paused, its pages still merged), their
-# counts reported; one TAP line each for compaction and ksmd, one for each
-# KSM workload's pattern.
+# counts reported; one TAP line each for compaction, ksmd, NUMA balancing
+# and khugepaged (each did something), one for each KSM workload's pattern.
 stop_movers() {
 	wait $COMPACTOR || true
 	echo 0 > /proc/sys/kernel/numa_balancing
+	if [ -d $NB ]; then
+		echo "$nbd0" > $NB/scan_delay_ms
+		echo "$nbp0" > $NB/scan_period_min_ms
+	fi
 	echo "$khs0" > $KH/scan_sleep_millisecs
 	echo "$kha0" > $KH/alloc_sleep_millisecs
 	echo 0 > $K/run
@@ -269,7 +288,11 @@ stop_movers() {
 	compactions=$(cat "$D/compact.count")
 	expect_match "movers: nodeN/compact written" "$compactions" "[1-9]*"
 	expect_match "movers: ksmd merged pages" "$(cat $K/pages_sharing)" "[1-9]*"
-	MOVERS_FIGURE="movers: $compactions compactions, $(($(cat $K/full_scans) - scans0)) ksmd full scans, $(cat $K/pages_sharing) pages sharing, $(($(vmstat numa_pages_migrated) - numa0)) pages moved by NUMA balancing, $(($(vmstat thp_collapse_alloc) - collapse0)) huge pages collapsed by khugepaged"
+	numa=$(($(vmstat numa_pages_migrated) - numa0))
+	collapsed=$(($(vmstat thp_collapse_alloc) - collapse0))
+	expect_match "movers: NUMA balancing moved pages" "$numa" "[1-9]*"
+	expect_match "movers: khugepaged collapsed huge pages" "$collapsed" "[1-9]*"
+	MOVERS_FIGURE="movers: $compactions compactions, $(($(cat $K/full_scans) - scans0)) ksmd full scans, $(cat $K/pages_sharing) pages sharing, $numa pages moved by NUMA balancing, $collapsed huge pages collapsed by khugepaged"
 	diag "$MOVERS_FIGURE"
 	for w in $KSM_A $KSM_B; do
 		expect "movers: KSM workload $(basename "$w") verified" \
