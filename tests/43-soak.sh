@@ -330,7 +330,8 @@ t1=$(date +%s)
 diag "migrators stopped after $(elapsed) s"
 [ "$MOVERS" -eq 0 ] || stop_movers
 moved=$(($(vmstat pgmigrate_success) - moved0))
-diag "$(($(vmstat pswpout) - swapped0)) pages evicted by the swap method"
+evicted=$(($(vmstat pswpout) - swapped0))
+diag "$evicted pages evicted by the swap method"
 
 n_alive=0
 for c in $CHURNERS; do
@@ -368,7 +369,7 @@ expect "free huge pages per node as before the soak" "$(hugefree)" "$huge0"
 label=soak
 [ "$MOVERS" -eq 0 ] || label="soak with movers"
 echo "# figure: $label: $((t1 - t0)) s, $total migrations ($summary)," \
-	"$moved pages moved, $VERIFIED pages verified"
+	"$moved pages moved, $evicted pages evicted (swap), $VERIFIED pages verified"
 [ "$MOVERS" -eq 0 ] || echo "# figure: $MOVERS_FIGURE"
 rm -rf "$D"
 expect_no_isolated
