@@ -73,7 +73,7 @@ mkdir -p "$(dirname "$log")"
 disk=${log%.log}.ext4
 rm -f "$disk"
 truncate -s 256M "$disk"
-mkfs.ext4 -q -F -L rig-disk "$disk"
+PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F -L rig-disk "$disk"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
 	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \

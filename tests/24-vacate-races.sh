@@ -18,9 +18,9 @@ wl_stop "$w"
 # Two writers at once serialise; both succeed, nothing is lost.
 a=$(wl_start anon 128 0)
 b=$(wl_start anon 16 1)
-node_vacate 0 1 > /tmp/v0.$$ &
+node_vacate_settled 0 1 > /tmp/v0.$$ &
 v0=$!
-node_vacate 1 0 > /tmp/v1.$$ &
+node_vacate_settled 1 0 > /tmp/v1.$$ &
 v1=$!
 wait $v0 $v1 || true
 expect "first writer" "$(cat /tmp/v0.$$)" "ok 1"
