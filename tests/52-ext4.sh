@@ -125,27 +125,11 @@ wl_stop "$w"
 
 # ---- the text of a program run from the disk ----
 
-# text_where PID FILE: per-node counts of FILE's pages that PID maps with
-# no private copies (its text and read-only data), as numa_maps shows.
-text_where() {
-	awk -v f="file=$2" '
-	index($0, f) && !/anon=/ {
-		for (i = 2; i <= NF; i++)
-			if ($i ~ /^N[0-9]+=/) { split($i, x, "="); n[substr(x[1], 2)] += x[2] }
-	}
-	END {
-		s = ""
-		for (i = 0; i < 64; i++)
-			if (i in n) s = s sprintf("N%d=%d ", i, n[i])
-		sub(/ $/, "", s)
-		print s
-	}' "/proc/$1/numa_maps"
-}
-
-# text_nodes PID FILE: the nodes that hold those pages ("N0", "N0 N1").
+# text_nodes PID FILE: the nodes that hold FILE's pages that PID maps with
+# no private copies (its text and read-only data): "N0", "N0 N1".
 text_nodes() {
-	diag "text of $2: $(text_where "$1" "$2")" >&2
-	text_where "$1" "$2" | sed 's/=[0-9]*//g'
+	diag "text of $2: $(numa_maps_file "$1" "$2")" >&2
+	numa_maps_file "$1" "$2" | sed 's/=[0-9]*//g'
 }
 
 cp /bin/workload $D/workload

@@ -103,9 +103,17 @@ wl_stop() {
 
 # numa_maps_where PID ADDR: node counts of the VMA at ADDR in 4 KiB pages,
 # summed from /proc/PID/numa_maps (an opinion independent of move_pages).
-numa_maps_where() {
-	awk -v a="$2" '
-	$1 == a {
+numa_maps_where() { numa_maps_sum "$1" "$2" ""; }
+
+# numa_maps_file PID FILE: the same over the VMAs of FILE that hold no
+# private copies (no anon=): a program's text and read-only data.
+numa_maps_file() { numa_maps_sum "$1" "" "$2"; }
+
+# numa_maps_sum PID ADDR FILE: numa_maps' node counts in 4 KiB pages (huge
+# pages converted), over the VMA at ADDR, or (ADDR empty) those of FILE.
+numa_maps_sum() {
+	awk -v a="$2" -v f="file=$3" '
+	(a != "" && $1 == a) || (a == "" && index($0, f) && !/anon=/) {
 		kps = 4
 		for (i = 2; i <= NF; i++)
 			if ($i ~ /^kernelpagesize_kB=/) { split($i, x, "="); kps = x[2] }
