@@ -12,14 +12,6 @@ V0=/sys/devices/system/node/node0/vacate
 MIB=640
 LIMIT_MS=2000
 
-# uptime_ms: time since boot in ms (/proc/uptime: 10 ms steps; busybox
-# date has no %N).
-uptime_ms() {
-	read -r up _ < /proc/uptime
-	cs=${up#*.}
-	echo $((${up%.*} * 1000 + (1$cs - 100) * 10))
-}
-
 w=$(wl_start anon $MIB 0)
 pages=$(wl_pages "$w")
 expect "$MIB MiB on node 0" "$(wl_cmd "$w" where)" "N0=$pages err=0"

@@ -148,6 +148,14 @@ expect_placement() {
 	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
 }
 
+# uptime_ms: time since boot in ms (/proc/uptime: 10 ms steps; busybox
+# date has no %N).
+uptime_ms() {
+	read -r up _ < /proc/uptime
+	cs=${up#*.}
+	echo $((${up%.*} * 1000 + (1$cs - 100) * 10))
+}
+
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
 # Fold the per-CPU counters, then nr_isolated_* must both be 0.

@@ -1,0 +1,136 @@
+#!/bin/sh
+# nodeN/vacate on several CPUs: the processes are shared out to kernel
+# threads kvacateN/I, one per online CPU of the destination nodes, at most
+# vacate.max_workers (default 16, 1-256, /sys/module/vacate/parameters).
+# Node 0 is vacated to nodes 1-3 (one CPU each) with the bound at 16, 2
+# and 1: the threads seen while it runs must be exactly the first
+# min(3, bound) names, each bound to CPUs 1-3, and every page must land
+# off node 0 with its pattern. SIGKILL to the writer stops every thread
+# within 2 s, with nothing left isolated.
+# topo: 4node
+set -eu
+. ./lib.sh
+plan 46
+
+V0=/sys/devices/system/node/node0/vacate
+MW=/sys/module/vacate/parameters/max_workers
+NPROC=6
+MIB=40
+LIMIT_MS=2000
+
+expect "max_workers knob, default 16" "$(cat $MW 2>&1)" "16"
+for bad in 0 257 -1 x " "; do
+	expect "  max_workers '$bad' refused" "$(writefile $MW "$bad")" "err EINVAL"
+done
+expect "  still 16" "$(cat $MW)" "16"
+
+dirs=""
+i=0
+while [ $i -lt $NPROC ]; do
+	dirs="$dirs $(wl_start anon $MIB 0)"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086 # the directories have no spaces
+set -- $dirs
+pages=$(($(wl_pages "$1") * NPROC))
+
+# where_all: the workloads' pages per node, summed.
+where_all() {
+	for d in $dirs; do
+		wl_cmd "$d" where
+	done | tr ' ' '\n' | awk -F= '/^N/ { n[$1] += $2 } END { for (k in n) print k "=" n[k] }' |
+		sort | tr '\n' ' '
+}
+
+# intact_all: "ok" when every workload's pattern is intact.
+intact_all() {
+	for d in $dirs; do
+		r=$(wl_cmd "$d" verify)
+		[ "$r" = "ok $(wl_pages "$d")" ] || { echo "$d: $r"; return; }
+	done
+	echo ok
+}
+
+# watch_workers PID: until PID ends, print each kvacate0/ thread seen as
+# "NAME CPUS" (its Cpus_allowed_list), once. Builtins only: a fork per
+# look would miss short-lived threads under TCG.
+watch_workers() {
+	seen=" "
+	while alive "$1"; do
+		for c in /proc/[0-9]*/comm; do
+			{ read -r name < "$c"; } 2>/dev/null || continue
+			case $name in kvacate0/*) ;; *) continue ;; esac
+			case $seen in *" $name "*) continue ;; esac
+			cpus=""
+			while read -r k v; do
+				[ "$k" != Cpus_allowed_list: ] || cpus=$v
+			done < "${c%comm}status" 2>/dev/null || continue
+			seen="$seen$name "
+			echo "$name $cpus"
+		done
+	done
+}
+
+# want_workers N: the names and CPUs N threads must show, sorted.
+want_workers() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo "kvacate0/$i 1-3"
+		i=$((i + 1))
+	done
+}
+
+for mw in 16 2 1; do
+	expect "max_workers $mw set" "$(writefile $MW $mw)" "ok ${#mw}"
+	out=/tmp/vacate-workers.$$
+	writefile $V0 1-3 > $out &
+	writer=$!
+	seen=$(watch_workers $writer | sort | tr '\n' ';')
+	rc=0
+	wait $writer || rc=$?
+	n=$((mw < 3 ? mw : 3))
+	diag "max_workers $mw: threads seen: $seen"
+	expect "  $n thread(s) on CPUs 1-3" "$seen" "$(want_workers $n | tr '\n' ';')"
+	expect "  vacate ok" "$rc $(cat $out)" "0 ok 3"
+	w=$(where_all)
+	diag "  placement: $w"
+	expect_match "  nothing left on node 0" "$w" "N[123]=*"
+	expect "  every page on nodes 1-3" "$(echo "$w" | tr ' ' '\n' | awk -F= '/^N[123]=/ { s += $2 } END { print s + 0 }')" "$pages"
+	expect "  patterns intact" "$(intact_all)" "ok"
+	for n in 1 2 3; do
+		expect "  back from node $n" "$(node_vacate_settled $n 0)" "ok 1"
+	done
+	expect "  all back on node 0" "$(where_all)" "N0=$pages "
+done
+expect "max_workers 16 again" "$(writefile $MW 16)" "ok 2"
+
+# SIGKILL: the writer and every thread gone within 2 s.
+writefile $V0 1-3 > /tmp/vacate-kill.$$ &
+writer=$!
+until grep -qs '^kvacate0/' /proc/[0-9]*/comm; do
+	sleep 0.01
+done
+sleep 0.2
+start=$(uptime_ms)
+kill -9 $writer
+while alive $writer || grep -qs '^kvacate0/' /proc/[0-9]*/comm; do
+	sleep 0.01
+done
+ms=$(($(uptime_ms) - start))
+rc=0
+wait $writer || rc=$?
+diag "figure: vacate with 3 threads killed: writer and threads gone in $ms ms"
+expect "writer ended by SIGKILL, mid-write" "$rc $(cat /tmp/vacate-kill.$$)" "137 "
+expect "  writer and threads gone within $LIMIT_MS ms" \
+	"$([ $ms -lt $LIMIT_MS ] && echo "< $LIMIT_MS" || echo "$ms")" "< $LIMIT_MS"
+w=$(where_all)
+diag "after the kill: $w"
+expect_match "  the walk stopped: pages left on node 0" "$w" "N0=[1-9]*"
+expect "  every page still mapped" "$(sum_where "$w")" "$pages"
+expect "  patterns intact" "$(intact_all)" "ok"
+expect_no_isolated "  nothing left isolated"
+expect "a second vacate completes" "$(node_vacate_settled 0 1-3)" "ok 3"
+expect_match "  nothing left on node 0" "$(where_all)" "N[123]=*"
+for d in $dirs; do
+	wl_stop "$d"
+done
