@@ -5,15 +5,17 @@ SHELL := /bin/sh
 S := scripts
 # KVER picks the kernel tree (6.1 or 6.12): patches/$(KVER), build/$(KVER).
 KVER ?= 6.1
-# The trees `make bench` compares.
+# The trees `make bench` compares; BENCH_BUILD=0 boots their
+# build/$KVER/bzImage-bench as it is (no tree update, no kernel build).
 KVERS ?= 6.1 6.12
+BENCH_BUILD ?= 1
 PROFILE ?= test
 export KVER
 INITRAMFS := build/$(KVER)/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh tests/selftests/*) \
 	$(S)/build-initramfs.sh $(S)/build-clients.sh $(S)/kver.sh
 
-.PHONY: all help deps tree kernel initramfs test test-debug test-baseline demo bench shell check export-patches clean
+.PHONY: all help deps tree kernel initramfs test test-debug test-baseline demo bench profile shell check export-patches clean
 
 all: deps kernel initramfs ## build the kernel and the initramfs
 
@@ -46,13 +48,20 @@ test-debug: deps initramfs ## the same on a KASAN/kmemleak/fault-injection kerne
 demo: all ## show a process's memory moving between nodes, with tables
 	@$(S)/run-demo.sh
 
-bench: deps ## time every path on each tree of KVERS (non-debug kernels); build/bench/compare.md
+bench: deps ## time vacate against its peers, and its curves, on each tree of KVERS; build/bench/compare.md
 	@for v in $(KVERS); do \
-		$(MAKE) -s --no-print-directory initramfs KVER=$$v && \
-		KVER=$$v PROFILE=bench $(S)/build-kernel.sh && \
+		if [ "$(BENCH_BUILD)" != 0 ]; then \
+			$(MAKE) -s --no-print-directory tree KVER=$$v && \
+			KVER=$$v PROFILE=bench $(S)/build-kernel.sh || exit 1; \
+		fi; \
 		KVER=$$v PROFILE=bench $(S)/run-bench.sh || exit 1; \
 	done
 	@set -- $(KVERS); [ $$# -lt 2 ] || $(S)/bench-compare.sh $(KVERS)
+
+profile: deps initramfs ## where a vacate's time goes: ftrace's function profiler on a trace kernel
+	@$(S)/prepare-tree.sh
+	@PROFILE=trace $(S)/build-kernel.sh
+	@$(S)/run-profile.sh
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/$(KVER)/log/shell.log

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Boot the 2-node guest (2 vCPUs and 1 GiB per node, one host thread per
+# vCPU) on the trace kernel of KVER and run tests/profile.sh: where the
+# time of a vacate and of a migratepages loop goes, by ftrace's function
+# profiler. Writes build/$KVER/profile/{raw.csv,table.md} and prints the
+# table (docs/performance.md explains it).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kver.sh"
+out=$kdir/profile
+log=$logdir/profile.log
+mkdir -p "$out" "$logdir"
+: > "$log"
+echo "==> [$KVER] profile: booting the 2-node guest on $(kernel_image trace | sed "s|$top/||")" \
+	"(console: ${log#"$top"/})"
+PROFILE=trace ACCEL=tcg,thread=multi NODE_CPUS=2 NODE_MEM=1024 TIMEOUT=${TIMEOUT:-900} \
+	BENCH_REPS=${PROFILE_ROUNDS:-3} "$top/scripts/boot-guest.sh" profile 2node "$log" &
+boot=$!
+tail --pid=$boot -n +1 -f "$log" | sed -un 's/^# profile: /    /p'
+wait $boot
+tr -d '\r' < "$log" | grep '^profile,' > "$out/raw.csv" || true
+[ -s "$out/raw.csv" ] || { echo "profile: no figures (see $log)" >&2; exit 1; }
+{
+	echo "# make profile, $(date -u '+%Y-%m-%d %H:%M UTC'), linux-source-$KVER"
+	echo
+	echo "8 processes x 32 MiB of 4 KiB pages, node 0 to node 1; inclusive time per"
+	echo "function summed over CPUs (median of ${PROFILE_ROUNDS:-3} rounds), share of the median wall"
+	echo "time (\"wall\"). With several workers the sums exceed the wall time."
+	echo
+	awk -f "$top/scripts/profile-table.awk" "$out/raw.csv"
+} > "$out/table.md"
+cat "$out/table.md"
