@@ -58,9 +58,9 @@ bench: deps ## time vacate against its peers, and its curves, on each tree of KV
 	done
 	@set -- $(KVERS); [ $$# -lt 2 ] || $(S)/bench-compare.sh $(KVERS)
 
-profile: deps initramfs ## where a vacate's time goes: ftrace's function profiler on a trace kernel
+profile: deps initramfs ## where a vacate's time goes: ftrace's function profiler on the bench kernel
 	@$(S)/prepare-tree.sh
-	@PROFILE=trace $(S)/build-kernel.sh
+	@PROFILE=bench $(S)/build-kernel.sh
 	@$(S)/run-profile.sh
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)

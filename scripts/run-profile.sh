@@ -1,6 +1,6 @@
 #!/bin/sh
 # Boot the 2-node guest (2 vCPUs and 1 GiB per node, one host thread per
-# vCPU) on the trace kernel of KVER and run tests/profile.sh: where the
+# vCPU) on the bench kernel of KVER and run tests/profile.sh: where the
 # time of a vacate and of a migratepages loop goes, by ftrace's function
 # profiler. Writes build/$KVER/profile/{raw.csv,table.md} and prints the
 # table (docs/performance.md explains it).
@@ -12,9 +12,9 @@ out=$kdir/profile
 log=$logdir/profile.log
 mkdir -p "$out" "$logdir"
 : > "$log"
-echo "==> [$KVER] profile: booting the 2-node guest on $(kernel_image trace | sed "s|$top/||")" \
+echo "==> [$KVER] profile: booting the 2-node guest on $(kernel_image bench | sed "s|$top/||")" \
 	"(console: ${log#"$top"/})"
-PROFILE=trace ACCEL=tcg,thread=multi NODE_CPUS=2 NODE_MEM=1024 TIMEOUT=${TIMEOUT:-900} \
+PROFILE=bench ACCEL=tcg,thread=multi NODE_CPUS=2 NODE_MEM=1024 TIMEOUT=${TIMEOUT:-900} \
 	BENCH_REPS=${PROFILE_ROUNDS:-3} "$top/scripts/boot-guest.sh" profile 2node "$log" &
 boot=$!
 tail --pid=$boot -n +1 -f "$log" | sed -un 's/^# profile: /    /p'
