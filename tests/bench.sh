@@ -1,182 +1,212 @@
 #!/bin/sh
-# Guest side of `make bench`: time every migration path on the same amount
-# of memory, interleaved (a, b, c, a, b, c, ...), one CSV line per run:
-#   bench,KIND,MIB,PATH,MICROSECONDS,CHECK
-# KIND is anon (4 KiB pages) or thp; PATH is syscall (migrate_pages(2)),
-# proc (/proc/PID/migrate), swap (/proc/PID/migrate "0 1 swap" plus the
-# re-fault of every page), vacate1 and vacate8 (nodeN/vacate with the
-# memory held by 1 or 8 processes) or copy (memcpy of the same size into
-# pages of the same kind on the other node: the limit). CHECK is "ok" only
-# when every page reached the destination with its pattern intact (and,
-# for THP, still huge).
+# Guest side of `make bench`: time our paths against their peers on the
+# same pages, interleaved in one boot, one CSV line per timed run:
+#   bench,STAGE,KIND,PROCS,MIB,NODES,METHOD,MICROSECONDS,CHECK
+# STAGE is size (8 processes of MIB each, the size curve and the peer
+# rows), procs (PROCS processes of MIB each, the process curve), nodes
+# (8 processes vacated off node 0 to every other node of a NODES-node
+# guest) or evict (the same 8 processes evicted to swap). KIND is anon
+# (4 KiB pages) or thp. METHOD is one of tests/bench-lib.sh's move()
+# (vacate, vacate-1w, loop, loop-P2, loop-PN, cpuset), or pageout
+# (process_madvise(MADV_PAGEOUT) per process) or swap ("0 1 swap" to
+# /proc/PID/migrate per process). CHECK is "ok" only when every page of
+# every process was where the run had to leave it (THP still huge) and
+# every page's pattern was intact afterwards.
 #
-# For each kind and size, one workload (A) and a set of 8 (B) are filled
-# once and then moved back and forth between the two nodes, so a run costs
-# its migration and its check, not a fresh fill. Per repetition A moves
-# three times and B once, so the two always sit on different nodes when a
-# vacate starts (a vacate moves everything on its node). The swap path gets
-# a fresh workload each run: its pages come back as 4 KiB pages, and a
-# workload kept between runs would be moved by the vacates.
+# Each point's processes are started once, then every method moves them
+# in turn, round after round (BENCH_REPS rounds), back and forth between
+# node 0 and node 1; the order is reversed every round, so that each
+# method moves in both directions and follows different neighbours. One
+# untimed move comes first: the first move into a node's memory pays
+# QEMU's page faults on the host. The settings (BENCH_*) come from
+# /etc/bench.env, which scripts/run-bench.sh appends to the initramfs.
 set -eu
 cd /tests
 . ./lib.sh
+. ./bench-lib.sh
+[ ! -f /etc/bench.env ] || . /etc/bench.env
 
-reps=${BENCH_REPS:-15}
-kinds=${BENCH_KINDS:-anon thp}
-sizes=${BENCH_SIZES:-16 64 256}
+reps=${BENCH_REPS:-5}
+# THP first: the eviction stage (4 KiB pages) leaves the swap RAM disk's
+# pages scattered over the nodes, fewer free 2 MiB blocks for THP after.
+kinds=${BENCH_KINDS:-thp anon}
+sizes=${BENCH_SIZES:-4 8 16 32 64 96}
+procs=${BENCH_PROCS:-1 16 128 512}
+# The workload maps at least 2 MiB (its chunks are whole huge pages).
+proc_mib=${BENCH_PROC_MIB:-2}
+evict_sizes=${BENCH_EVICT:-32 96}
+nodes_mib=${BENCH_NODES_MIB:-16}
+methods=${BENCH_METHODS:-vacate vacate-1w loop loop-P2 loop-PN cpuset}
+nnodes=$(ls -d "$NODE_SYS"/node[0-9]* | wc -l)
+ncpus=$(nproc)
+# Moves between two nodes need a 2-node guest; the others only vacate.
+if [ "$nnodes" -eq 2 ]; then
+	stages=${BENCH_STAGES:-size procs nodes}
+else
+	stages=nodes
+fi
 
-node_cpus() { cat "/sys/devices/system/node/node$1/cpulist"; }
-
-# The checks below run after every run; under TCG a fork and exec costs
-# tens of milliseconds, so they use shell builtins only: ask() talks to the
-# workload's FIFOs directly, without lib.sh's wl_cmd and its timeout (a
-# workload that died hangs the bench until the host's time limit).
-
-# info DIR: a workload's PID in $wpid and its page count in $pages.
-info() {
-	read -r wpid _ len _ < "$1/info"
-	pages=$((len / 4096))
+# swing_point: the set (on node $at) moved by every method, $reps rounds.
+swing_point() {
+	lines="" broken=0 check=ok
+	to=$((1 - at))
+	progress "$stage $kind ${set_n}x$mib MiB: untimed warm-up move $at -> $to"
+	cg_move "$at" "$to"
+	settle on "$to" "$at" "$to"
+	at=$to
+	order=$ms
+	rep=0
+	while [ $rep -lt "$reps" ]; do
+		rep=$((rep + 1))
+		for m in $order; do
+			check=ok us=""
+			if [ $broken = 0 ]; then
+				to=$((1 - at))
+				progress "$stage $kind ${set_n}x$mib MiB: $m $at -> $to, round $rep of $reps"
+				move "$m" "$at" "$to" "$to"
+				settle on "$to" "$at" "$to"
+				at=$to
+			fi
+			record "$m"
+		done
+		order=$(reversed $order)
+	done
+	point_end
 }
 
-# ask DIR COMMAND: one request to a workload, its reply in $reply (and
-# info's variables set).
-ask() {
-	info "$1"
-	echo "$2" > "$1/cmd"
-	read -r reply < "$1/reply"
+# spill_point: the set (on node 0) moved by every method to all the other
+# nodes (vacate: "all"; the others: the list of every other node), then
+# back to node 0 untimed (cpuset.mems 0), $reps rounds.
+spill_point() {
+	lines="" broken=0 check=ok
+	others=1
+	[ "$nnodes" -eq 2 ] || others=1-$((nnodes - 1))
+	progress "nodes $kind ${set_n}x$mib MiB: untimed warm-up move 0 -> $others"
+	cg_move 0 "$others"
+	settle off 0 0 "$others"
+	cg_move "$others" 0
+	settle on 0 "$others" 0
+	order=$ms
+	rep=0
+	while [ $rep -lt "$reps" ]; do
+		rep=$((rep + 1))
+		for m in $order; do
+			check=ok us=""
+			if [ $broken = 0 ]; then
+				progress "nodes $kind ${set_n}x$mib MiB: $m 0 -> $others, round $rep of $reps"
+				move "$m" 0 "$others" all
+				settle off 0 0 "$others"
+			fi
+			record "$m"
+			if [ $broken = 0 ]; then
+				cg_move "$others" 0
+				settle on 0 "$others" 0
+			fi
+		done
+		order=$(reversed $order)
+	done
+	point_end
 }
 
-# on_node NODE DIR...: every page of every workload on NODE and, for THP,
-# still part of a huge page (except after swap: evicted THPs come back as
-# 4 KiB pages).
-on_node() {
-	node=$1
-	shift
-	for d in "$@"; do
-		ask "$d" where
-		[ "$reply" = "N$node=$pages err=0" ] || return 1
-		[ "$kind" != thp ] || [ "$path" = swap ] || {
-			huge_kib "$wpid"
-			[ "$huge" -eq $((pages * 4)) ]
-		} || return 1
+# swap_reset: swapoff and swapon, untimed: pages faulted back in by a
+# read stay in the swap cache with their slots, and a second eviction
+# would drop them without writing; after this every eviction writes.
+swap_reset() {
+	while read -r dev _; do
+		[ "$dev" = Filename ] || { swapoff "$dev" && swapon "$dev"; }
+	done < /proc/swaps
+}
+
+# evict_point: the set (anon) evicted from node 0 by process_madvise
+# (pageout) and by "0 1 swap" (swap), in turn, $reps rounds. Only the
+# eviction is timed; then no page may be left on node 0, every page is
+# faulted back in (on node 0: cpuset.mems) and verified, untimed.
+evict_point() {
+	lines="" broken=0
+	if [ "$at" != 0 ]; then
+		cg_move 1 0
+		settle on 0 1 0
+		at=0
+	fi
+	order="pageout swap"
+	rep=0
+	while [ $rep -lt "$reps" ]; do
+		rep=$((rep + 1))
+		for m in $order; do
+			method=$m check=ok us=""
+			if [ $broken = 0 ]; then
+				progress "evict $kind ${set_n}x$mib MiB: $m, round $rep of $reps"
+				swap_reset
+				case $m in
+				pageout) timed sh -c "for p in $set_pids; do pageout \$p || exit 1; done" ;;
+				swap) timed sh -c "for p in $set_pids; do writefile /proc/\$p/migrate '0 1 swap' || exit 1; done" ;;
+				esac
+				set_where gone 0 || { check=bad; progress "$m left pages on node 0 ($why)"; }
+				for d in $set_dirs; do
+					ask "$d" touch
+				done
+				settle on 0 1 0
+				set_intact || { check=bad; progress "$m: a pattern was lost"; }
+			fi
+			record "$m"
+		done
+		order=$(reversed $order)
+	done
+	point_end
+}
+
+stage_size() {
+	for kind in $kinds; do
+		for mib in $sizes; do
+			at=0
+			set_grow "$kind" "$mib" 8 0
+			swing_point
+			if [ "$kind" = anon ]; then
+				for e in $evict_sizes; do
+					[ "$e" != "$mib" ] || { stage=evict; evict_point; stage=size; }
+				done
+			fi
+			set_stop
+		done
 	done
 }
 
-# intact DIR...: every page of every workload holds its pattern.
-intact() {
-	for d in "$@"; do
-		ask "$d" verify
-		[ "$reply" = "ok $pages" ] || return 1
+stage_procs() {
+	kind=anon mib=$proc_mib
+	at=0
+	for n in $procs; do
+		progress "procs: starting workloads up to $n"
+		set_grow anon "$mib" "$n" "$at"
+		swing_point
 	done
+	set_stop
 }
 
-# record PATH US NODE DIR...: check where the run left the pages; add
-# "PATH,US,CHECK" to the block's lines (printed once the patterns are
-# verified). No time (US empty) means the run failed. A and B start each
-# run where the previous one left them: after a failed run of theirs,
-# every later one of the block counts as failed too (it may have had
-# nothing to move).
-record() {
-	path=$1 us=$2 node=$3
-	shift 3
-	check=ok
-	[ -n "$us" ] && on_node "$node" "$@" || check=bad
-	case $path in
-	swap | copy) ;;
-	*) [ "$check" = ok ] || broken=1
-	   [ "$broken" = 0 ] || check=bad ;;
-	esac
-	lines="$lines $path,${us:-0},$check"
+stage_nodes() {
+	kind=anon mib=$nodes_mib
+	set_grow anon "$mib" 8 0
+	spill_point
+	set_stop
 }
 
-timed() { timeit "$@" 2>/dev/null || true; }
-
-# swap_run: a fresh workload on node 0, running on node 1's CPUs, evicted
-# and faulted back in.
-swap_run() {
-	c=$(WL_CPUS=$(node_cpus 1) wl_start "$kind" "$mib" 0)
-	info "$c"
-	us=$(timed sh -c "writefile /proc/$wpid/migrate '0 1 swap' >/dev/null &&
-		echo touch > $c/cmd && cat $c/reply >/dev/null")
-	intact "$c" || us=""
-	record swap "$us" 1 "$c"
-	wl_stop "$c"
+# offline_note: memory offlining, the kernel's own way to empty a node, is
+# a peer only where the kernel has memory hotplug.
+offline_note() {
+	if [ ! -d /sys/devices/system/memory ]; then
+		echo "# offline: not measured: no /sys/devices/system/memory (this kernel has no CONFIG_MEMORY_HOTPLUG)"
+	else
+		echo "# offline: not measured: /sys/devices/system/memory exists, but the bench has no offline method yet"
+	fi
 }
 
-# move_a PATH: move A to the other node by migrate_pages(2) or
-# /proc/PID/migrate.
-move_a() {
-	case $1 in
-	syscall) us=$(timed migrate-syscall "$apid" "$a" $((1 - a))) ;;
-	proc) us=$(timed writefile "/proc/$apid/migrate" "$a $((1 - a))") ;;
-	esac
-	a=$((1 - a))
-	record "$1" "$us" "$a" "$a_dir"
-}
-
-# vacate_b: vacate B's node (A is elsewhere).
-vacate_b() {
-	us=$(timed writefile "/sys/devices/system/node/node$b/vacate" "$a")
-	b=$a
-	record vacate8 "$us" "$b" $b_dirs
-}
-
-# block: every repetition of every path for one kind and size.
-block() {
-	a_dir=$(wl_start "$kind" "$mib" 0)
-	b_dirs=""
-	for i in 1 2 3 4 5 6 7 8; do
-		b_dirs="$b_dirs $(wl_start "$kind" $((mib / 8)) 1)"
-	done
-	info "$a_dir"
-	apid=$wpid
-	a=0 b=1 broken=0
-	lines=""
-	for rep in $(seq 1 "$reps"); do
-		read -r up _ < /proc/uptime
-		echo "# bench: $kind $mib MiB, repetition $rep of $reps" \
-			"(guest up ${up%.*} s)"
-		# A and B start on different nodes: vacate A's node.
-		us=$(timed writefile "/sys/devices/system/node/node$a/vacate" "$b")
-		a=$b
-		record vacate1 "$us" "$a" "$a_dir"
-		# syscall and proc swap places every repetition, so that neither
-		# always runs right after the same path (measured: proc always
-		# after vacate8 came out 0.65-0.76 of syscall always after
-		# vacate1, the same kernel path).
-		if [ $((rep % 2)) -eq 1 ]; then
-			move_a syscall
-			vacate_b
-			move_a proc
-		else
-			move_a proc
-			vacate_b
-			move_a syscall
-		fi
-		swap_run
-		ask "$a_dir" "copy $((1 - a))"
-		case $reply in
-		"ok "[0-9]*) us=${reply#ok } ;;
-		*) us="" ;;
-		esac
-		record copy "$us" "$a" "$a_dir"
-	done
-	# A and B were moved back and forth: their patterns are checked once,
-	# after the last run, and a bad page fails every run of the block.
-	verdict=ok
-	intact "$a_dir" $b_dirs || verdict=bad
-	for line in $lines; do
-		[ "${line%%,*}" = swap ] || [ $verdict = ok ] || line=${line%,*},bad
-		echo "bench,$kind,$mib,$line"
-	done
-	for d in "$a_dir" $b_dirs; do
-		wl_stop "$d"
-	done
-}
-
-echo "# bench: $reps repetitions; kinds: $kinds; sizes (MiB): $sizes"
-for kind in $kinds; do
-	for mib in $sizes; do
-		block
-	done
+ms=$(methods_here)
+ms=$(echo $ms)
+echo "# bench: $nnodes nodes, $ncpus CPUs (loop-PN: N=$ncpus), $reps rounds;" \
+	"methods: $ms; stages: $stages"
+offline_note
+cg_setup
+set_dirs="" set_pids="" set_n=0
+for stage in $stages; do
+	"stage_$stage"
 done
+progress "done"
