@@ -1,61 +1,89 @@
 #!/bin/sh
-# Boot the 2-node guest (2 GiB per node) on the bench kernel (no debug
-# options) of the tree KVER, collect the guest's timings into
-# build/$KVER/bench/ as raw CSV, summary CSV, Markdown and a PNG chart, and
-# print the tables. `make bench` runs it for each tree, then
-# scripts/bench-compare.sh.
+# run-bench.sh: the bench of the tree KVER (`make bench` runs it for each
+# tree of KVERS). Boots build/$KVER/bzImage-$PROFILE (PROFILE bench: no
+# debug options) with the bench's own initramfs, INITRAMFS (default
+# build/$KVER/initramfs-bench.cpio.gz, built here whenever a source is
+# newer; never the tests' initramfs), once per guest of BENCH_BOOTS, a
+# list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES, default
+#   2:2:2048:multi:size,procs   the peers, the size and process curves
+#   2:1:512:single:nodes         the node-count curve, one boot per count,
+#   4:1:512:single:nodes         all alike (docs/performance.md says why
+#   8:1:512:single:nodes         these run single-threaded TCG)
+# TCG_THREADS is QEMU's -accel tcg,thread=: multi (a host thread per
+# vCPU) or single; STAGES are tests/bench.sh's. The BENCH_* variables of
+# the environment reach the guest in /etc/bench.env, a second archive
+# appended to a copy of the initramfs (with the boot's BENCH_STAGES).
+# Console: build/$KVER/log/bench-NODESnode-STAGES.log; results:
+# build/$KVER/bench/ (scripts/bench-report.sh).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kver.sh"
-PROFILE=${PROFILE:-bench}
+export PROFILE=${PROFILE:-bench}
 out=$kdir/bench
-log=$logdir/bench.log
-node_mem=${NODE_MEM:-2048}
-# One vCPU per node: with two per node, four vCPU threads share the host's
-# two cores, and a migration's TLB-flush IPIs wait for descheduled vCPUs
-# (measured: a 256 MiB THP move took 0.2-1.7 s with four vCPUs, 0.15-0.25 s
-# with two).
-node_cpus=${NODE_CPUS:-1}
+base=${INITRAMFS:-$kdir/initramfs-bench.cpio.gz}
+boots=${BENCH_BOOTS:-2:2:2048:multi:size,procs 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
 mkdir -p "$out" "$logdir"
-: > "$log"
-echo "==> [$KVER] bench: booting the 2-node guest, kernel" \
-	"$(kernel_image "$PROFILE" | sed "s|$top/||")" \
-	"(console: ${log#"$top"/}), ${BENCH_REPS:-15} repetitions"
-NODE_CPUS=$node_cpus NODE_MEM=$node_mem TIMEOUT=${TIMEOUT:-1800} \
-	"$top/scripts/boot-guest.sh" bench 2node "$log" &
-boot=$!
-tail --pid=$boot -n +1 -f "$log" | sed -un 's/^# bench: /    /p'
-wait $boot
-tr -d '\r' < "$log" | grep '^bench,' > "$out/raw.csv" || true
-set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
-[ "$2" -eq 0 ] || { echo "bench: the guest did not finish cleanly (see $log)" >&2; exit 1; }
 
-awk -f "$top/scripts/bench-summary.awk" "$out/raw.csv" > "$out/summary.csv"
-"$top/scripts/bench-chart.sh" "$out/summary.csv" "$out/chart.png"
-{
-	echo "# make bench, $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo
-	echo "Kernel: linux-source-$KVER, profile $PROFILE (no DEBUG_VM, no PROVE_LOCKING); 2-node QEMU"
-	echo "guest under TCG, $node_cpus vCPU(s) and $node_mem MiB per node, swap on a"
-	echo "RAM disk. TCG timings are only meaningful as ratios inside one run."
-	echo "Runs: $(grep -c . "$out/raw.csv"),"
-	echo "every one checked (every page on the destination node, THP still huge;"
-	echo "every page's pattern verified after the run or, for the workloads moved"
-	echo "back and forth, after their last run); failed checks are counted and"
-	echo "left out."
-	echo
-	echo "## Bandwidth (MiB/s)"
-	echo
-	echo "| pages | MiB | path | runs | failed | median | IQR |"
-	echo "|---|---:|---|---:|---:|---:|---|"
-	awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %.1f | %.1f-%.1f |\n",
-		$1 == "thp" ? "THP" : "4 KiB", $2, $3, $4, $5, $6, $7, $8 }' "$out/summary.csv"
-	echo
-	echo "## Ratios (median; in brackets the range from the quartiles)"
-	echo
-	awk -f "$top/scripts/bench-ratios.awk" "$out/summary.csv"
-	echo
-	echo "Chart: ${out#"$top"/}/chart.png"
-} > "$out/table.md"
-cat "$out/table.md"
+stale=$(find "$top/initramfs" "$top/tests" "$top/scripts/build-initramfs.sh" \
+	"$top/scripts/build-clients.sh" -type f -newer "$base" 2>/dev/null | head -n 1)
+if [ ! -f "$base" ] || [ -n "$stale" ]; then
+	echo "==> [$KVER] bench: building ${base#"$top"/} (log: ${logdir#"$top"/}/bench-initramfs.log)"
+	INITRAMFS=$base "$top/scripts/build-initramfs.sh" > "$logdir/bench-initramfs.log" 2>&1 ||
+		{ tail -n 20 "$logdir/bench-initramfs.log"; exit 1; }
+fi
+
+# initrd STAGES: a copy of the initramfs with /etc/bench.env (BENCH_*
+# of the environment, BENCH_STAGES=STAGES) appended as a second cpio
+# archive (the kernel unpacks concatenated archives one after the other);
+# prints its path.
+initrd() {
+	rm -rf "$out/env"
+	mkdir -p "$out/env/etc"
+	{
+		env | grep '^BENCH_' | grep -v '^BENCH_STAGES=' |
+			sed -n "s/^\(BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p"
+		echo "BENCH_STAGES='$1'"
+	} > "$out/env/etc/bench.env"
+	{ cat "$base"; (cd "$out/env" && echo etc/bench.env | cpio -o -H newc --quiet | gzip -1); } \
+		> "$out/initramfs-run.cpio.gz"
+	echo "$out/initramfs-run.cpio.gz"
+}
+
+rm -f "$out"/*.csv "$out"/*.dat "$out"/*.png "$out"/*.md "$out"/*.txt
+: > "$out/raw.csv"
+: > "$out/notes.txt"
+: > "$out/setup.txt"
+for b in $boots; do
+	IFS=: read -r nodes cpn mem threads stages <<-END
+	$b
+	END
+	stages=$(echo "$stages" | tr , ' ')
+	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -).log
+	accel=tcg,thread=$threads
+	: > "$log"
+	echo "==> [$KVER] bench: $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node," \
+		"-accel $accel, kernel $(kernel_image "$PROFILE" | sed "s|$top/||")" \
+		"(console: ${log#"$top"/}), ${BENCH_REPS:-5} rounds"
+	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node, QEMU -accel $accel" \
+		"(console: ${log#"$top"/})" >> "$out/setup.txt"
+	NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem ACCEL=$accel INITRAMFS=$(initrd "$stages") \
+		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
+		"$top/scripts/boot-guest.sh" bench 2node "$log" &
+	boot=$!
+	tail --pid=$boot -n +1 -f "$log" |
+		sed -un -e 's/\r$//' -e "s/^# bench: /    [$KVER ${nodes}node] /p" \
+			-e "s/^\(# \(vacate-1w\|offline\): .*\)/    [$KVER ${nodes}node] \1/p"
+	rc=0
+	wait $boot || rc=$?
+	tr -d '\r' < "$log" | grep '^bench,' >> "$out/raw.csv" || true
+	tr -d '\r' < "$log" | grep -E '^# (vacate-1w|offline): ' >> "$out/notes.txt" || true
+	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
+	if [ $rc -ne 0 ] || [ "$2" -ne 0 ]; then
+		awk -f "$top/scripts/tap-summary.awk" "$log" | sed '$d' | sed 's/^/    /'
+		echo "bench: the $nodes-node guest did not finish cleanly (qemu: $rc; see $log)" >&2
+		exit 1
+	fi
+done
+
+"$top/scripts/bench-report.sh" "$out"
