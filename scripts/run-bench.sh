@@ -65,8 +65,10 @@ for b in $boots; do
 	echo "==> [$KVER] bench: $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node," \
 		"-accel $accel, kernel $(kernel_image "$PROFILE" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/}), ${BENCH_REPS:-5} rounds"
-	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node, QEMU -accel $accel" \
-		"(console: ${log#"$top"/})" >> "$out/setup.txt"
+	kernel=$(kernel_image "$PROFILE")
+	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node, QEMU -accel $accel," \
+		"kernel ${kernel#"$top"/} of $(date -u -r "$kernel" '+%Y-%m-%d %H:%M UTC')" \
+		"(sha256 $(sha256sum "$kernel" | cut -c1-12); console: ${log#"$top"/})" >> "$out/setup.txt"
 	NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem ACCEL=$accel INITRAMFS=$(initrd "$stages") \
 		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
 		"$top/scripts/boot-guest.sh" bench 2node "$log" &
