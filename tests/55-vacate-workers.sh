@@ -91,7 +91,14 @@ for mw in 16 2 1; do
 	n=$((mw < 3 ? mw : 3))
 	diag "max_workers $mw: threads seen: $seen"
 	expect "  $n thread(s) on CPUs 1-3" "$seen" "$(want_workers $n | tr '\n' ';')"
-	expect "  vacate ok" "$rc $(cat $out)" "0 ok 3"
+	r="$rc $(cat $out)"
+	# As node_vacate_settled: a page compaction or khugepaged was moving
+	# at that instant counts as left behind on 6.12; retry once.
+	if [ "$r" = "1 err EAGAIN" ]; then
+		diag "  EAGAIN, retried once"
+		r="0 $(node_vacate 0 1-3)" || true
+	fi
+	expect "  vacate ok" "$r" "0 ok 3"
 	w=$(where_all)
 	diag "  placement: $w"
 	expect_match "  nothing left on node 0" "$w" "N[123]=*"
