@@ -5,7 +5,7 @@
 # build/$KVER/initramfs-bench.cpio.gz, built here whenever a source is
 # newer; never the tests' initramfs), once per guest of BENCH_BOOTS, a
 # list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES, default
-#   2:2:2048:multi:size,procs   the peers, the size and process curves
+#   2:2:2048:multi:procs,size   the process and size curves, the peers
 #   2:1:512:single:nodes         the node-count curve, one boot per count,
 #   4:1:512:single:nodes         all alike (docs/performance.md says why
 #   8:1:512:single:nodes         these run single-threaded TCG)
@@ -22,7 +22,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export PROFILE=${PROFILE:-bench}
 out=$kdir/bench
 base=${INITRAMFS:-$kdir/initramfs-bench.cpio.gz}
-boots=${BENCH_BOOTS:-2:2:2048:multi:size,procs 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
+boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
 mkdir -p "$out" "$logdir"
 
 stale=$(find "$top/initramfs" "$top/tests" "$top/scripts/build-initramfs.sh" \
@@ -50,6 +50,22 @@ initrd() {
 	echo "$out/initramfs-run.cpio.gz"
 }
 
+# heartbeat LOG TAG: a line whenever the guest has printed no progress
+# line for a minute (a 512-process loop can take longer than that).
+heartbeat() {
+	last=0 quiet=0
+	while sleep 20; do
+		n=$(grep -c '^# bench: ' "$1" || true)
+		if [ "$n" != "$last" ]; then
+			last=$n quiet=0
+			continue
+		fi
+		quiet=$((quiet + 20))
+		[ $((quiet % 60)) -ne 0 ] ||
+			echo "    $2 no guest line for $quiet s, host load $(cut -d' ' -f1 /proc/loadavg) (console: ${1#"$top"/})"
+	done
+}
+
 rm -f "$out"/*.csv "$out"/*.dat "$out"/*.png "$out"/*.md "$out"/*.txt
 : > "$out/raw.csv"
 : > "$out/notes.txt"
@@ -73,11 +89,17 @@ for b in $boots; do
 		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
 		"$top/scripts/boot-guest.sh" bench 2node "$log" &
 	boot=$!
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	heartbeat "$log" "[$KVER ${nodes}node]" &
+	beat=$!
 	tail --pid=$boot -n +1 -f "$log" |
 		sed -un -e 's/\r$//' -e "s/^# bench: /    [$KVER ${nodes}node] /p" \
 			-e "s/^\(# \(vacate-1w\|offline\): .*\)/    [$KVER ${nodes}node] \1/p"
 	rc=0
 	wait $boot || rc=$?
+	kill $beat 2>/dev/null || true
+	echo "  (host load average, 1/5/15 min: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end)" \
+		>> "$out/setup.txt"
 	tr -d '\r' < "$log" | grep '^bench,' >> "$out/raw.csv" || true
 	tr -d '\r' < "$log" | grep -E '^# (vacate-1w|offline): ' >> "$out/notes.txt" || true
 	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)

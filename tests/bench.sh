@@ -28,7 +28,7 @@ cd /tests
 
 reps=${BENCH_REPS:-5}
 # THP first: the eviction stage (4 KiB pages) leaves the swap RAM disk's
-# pages scattered over the nodes, fewer free 2 MiB blocks for THP after.
+# pages (never freed) scattered over the nodes, fewer free 2 MiB blocks.
 kinds=${BENCH_KINDS:-thp anon}
 sizes=${BENCH_SIZES:-4 8 16 32 64 96}
 procs=${BENCH_PROCS:-1 16 128 512}
@@ -40,8 +40,10 @@ methods=${BENCH_METHODS:-vacate vacate-1w loop loop-P2 loop-PN cpuset}
 nnodes=$(ls -d "$NODE_SYS"/node[0-9]* | wc -l)
 ncpus=$(nproc)
 # Moves between two nodes need a 2-node guest; the others only vacate.
+# The process curve first: 512 processes need 1 GiB on a node, and the
+# eviction stage leaves up to 768 MiB in the swap RAM disk for good.
 if [ "$nnodes" -eq 2 ]; then
-	stages=${BENCH_STAGES:-size procs nodes}
+	stages=${BENCH_STAGES:-procs size nodes}
 else
 	stages=nodes
 fi
