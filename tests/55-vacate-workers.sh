@@ -15,7 +15,7 @@ plan 46
 V0=/sys/devices/system/node/node0/vacate
 MW=/sys/module/vacate/parameters/max_workers
 NPROC=6
-MIB=40
+MIB=24
 LIMIT_MS=2000
 
 expect "max_workers knob, default 16" "$(cat $MW 2>&1)" "16"
@@ -117,7 +117,7 @@ writer=$!
 until grep -qs '^kvacate0/' /proc/[0-9]*/comm; do
 	sleep 0.01
 done
-sleep 0.2
+sleep 0.1
 start=$(uptime_ms)
 kill -9 $writer
 while alive $writer || grep -qs '^kvacate0/' /proc/[0-9]*/comm; do
