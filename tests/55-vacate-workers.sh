@@ -42,6 +42,14 @@ where_all() {
 		sort | tr '\n' ' '
 }
 
+# absent_all: the workloads' pages with no node (move_pages(2) status < 0:
+# swapped out, or under migration).
+absent_all() {
+	for d in $dirs; do
+		wl_cmd "$d" where
+	done | tr ' ' '\n' | awk -F= '$1 == "err" { s += $2 } END { print s + 0 }'
+}
+
 # A page swapped out under memory pressure is on no node: the debug
 # guest's KASAN shadow leaves little room, so check the start too.
 expect "all $NPROC workloads on node 0" "$(where_all)" "N0=$pages "
@@ -105,7 +113,7 @@ for mw in 16 2 1; do
 	fi
 	expect "  vacate ok" "$r" "0 ok 3"
 	w=$(where_all)
-	diag "  placement: $w"
+	diag "  placement: $w; not present: $(absent_all); swapped out so far: $(vmstat pswpout)"
 	expect_match "  nothing left on node 0" "$w" "N[123]=*"
 	expect "  every page on nodes 1-3" "$(echo "$w" | tr ' ' '\n' | awk -F= '/^N[123]=/ { s += $2 } END { print s + 0 }')" "$pages"
 	expect "  patterns intact" "$(intact_all)" "ok"
