@@ -28,7 +28,9 @@ expect "  still 16" "$(cat $MW)" "16"
 # page swapped out is on no node, which reads like a page the vacate
 # lost (seen: 2852 swap-outs, every pattern intact).
 swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
-swapoff -a
+for s in $swaps; do
+	swapoff "$s"
+done
 trap 'for s in $swaps; do swapon "$s"; done' EXIT
 
 dirs=""
