@@ -78,6 +78,7 @@ plot() {
 		set title "$title: node 0 vacated to all the others ($(label nodes)), one boot per node count"
 		set xlabel "nodes in the guest"
 		set xtics (2, 4, 8)
+		set key bottom right
 		$(plot nodes)
 		END
 	fi
