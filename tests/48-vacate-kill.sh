@@ -20,19 +20,8 @@ out=/tmp/vacate-kill.$$
 writefile $V0 1 > $out &
 writer=$!
 sleep 1
-start=$(uptime_ms)
-kill -9 $writer
-while alive $writer; do
-	sleep 0.01
-done
-ms=$(($(uptime_ms) - start))
-rc=0
-wait $writer || rc=$?
-diag "figure: vacate of $MIB MiB killed after 1 s: writer gone in $ms ms"
-expect "writer ended by SIGKILL, mid-write" "$rc $(cat $out)" "137 "
-expect "  gone within $LIMIT_MS ms" \
-	"$([ $ms -lt $LIMIT_MS ] && echo "< $LIMIT_MS" || echo "$ms")" "< $LIMIT_MS"
-rm -f $out
+diag "killing the writer 1 s into a vacate of $MIB MiB"
+expect_killed $writer $out $LIMIT_MS writer
 where=$(wl_cmd "$w" where)
 diag "after the kill: $where"
 expect_match "  the walk stopped: pages moved and pages left on node 0" "$where" \

@@ -48,6 +48,30 @@ else
 	stages=nodes
 fi
 
+# rounds METHODS STEP [BACK]: $reps rounds of the METHODS, the order
+# reversed each round: STEP METHOD makes the timed move (none once the
+# point broke), record() keeps its time, BACK METHOD then puts the set
+# back, untimed.
+rounds() {
+	order=$1
+	shift
+	rep=0
+	while [ $rep -lt "$reps" ]; do
+		rep=$((rep + 1))
+		for m in $order; do
+			method=$m check=ok us=""
+			if [ $broken = 0 ]; then
+				"$1" "$m"
+			fi
+			record "$m"
+			if [ $broken = 0 ] && [ $# -gt 1 ]; then
+				"$2" "$m"
+			fi
+		done
+		order=$(reversed $order)
+	done
+}
+
 # swing_point: the set (on node $at) moved by every method, $reps rounds.
 swing_point() {
 	lines="" broken=0 check=ok
@@ -56,24 +80,17 @@ swing_point() {
 	cg_move "$at" "$to"
 	settle on "$to" "$at" "$to"
 	at=$to
-	order=$ms
-	rep=0
-	while [ $rep -lt "$reps" ]; do
-		rep=$((rep + 1))
-		for m in $order; do
-			check=ok us=""
-			if [ $broken = 0 ]; then
-				to=$((1 - at))
-				progress "$stage $kind ${set_n}x$mib MiB: $m $at -> $to, round $rep of $reps"
-				move "$m" "$at" "$to" "$to"
-				settle on "$to" "$at" "$to"
-				at=$to
-			fi
-			record "$m"
-		done
-		order=$(reversed $order)
-	done
+	rounds "$ms" swing_step
 	point_end
+}
+
+# swing_step METHOD: the set moved from node $at to the other node.
+swing_step() {
+	to=$((1 - at))
+	progress "$stage $kind ${set_n}x$mib MiB: $1 $at -> $to, round $rep of $reps"
+	move "$1" "$at" "$to" "$to"
+	settle on "$to" "$at" "$to"
+	at=$to
 }
 
 # spill_point: the set (on node 0) moved by every method to all the other
@@ -86,28 +103,22 @@ spill_point() {
 	progress "nodes $kind ${set_n}x$mib MiB: untimed warm-up move 0 -> $others"
 	cg_move 0 "$others"
 	settle off 0 0 "$others"
+	spill_back
+	rounds "$ms" spill_step spill_back
+	point_end
+}
+
+# spill_step METHOD: the set moved from node 0 to all the others.
+spill_step() {
+	progress "nodes $kind ${set_n}x$mib MiB: $1 0 -> $others, round $rep of $reps"
+	move "$1" 0 "$others" all
+	settle off 0 0 "$others"
+}
+
+# spill_back: the set back on node 0, untimed.
+spill_back() {
 	cg_move "$others" 0
 	settle on 0 "$others" 0
-	order=$ms
-	rep=0
-	while [ $rep -lt "$reps" ]; do
-		rep=$((rep + 1))
-		for m in $order; do
-			check=ok us=""
-			if [ $broken = 0 ]; then
-				progress "nodes $kind ${set_n}x$mib MiB: $m 0 -> $others, round $rep of $reps"
-				move "$m" 0 "$others" all
-				settle off 0 0 "$others"
-			fi
-			record "$m"
-			if [ $broken = 0 ]; then
-				cg_move "$others" 0
-				settle on 0 "$others" 0
-			fi
-		done
-		order=$(reversed $order)
-	done
-	point_end
 }
 
 # swap_reset: swapoff and swapon, untimed: pages faulted back in by a
@@ -130,31 +141,26 @@ evict_point() {
 		settle on 0 1 0
 		at=0
 	fi
-	order="pageout swap"
-	rep=0
-	while [ $rep -lt "$reps" ]; do
-		rep=$((rep + 1))
-		for m in $order; do
-			method=$m check=ok us=""
-			if [ $broken = 0 ]; then
-				progress "evict $kind ${set_n}x$mib MiB: $m, round $rep of $reps"
-				swap_reset
-				case $m in
-				pageout) timed sh -c "for p in $set_pids; do pageout \$p || exit 1; done" ;;
-				swap) timed sh -c "for p in $set_pids; do writefile /proc/\$p/migrate '0 1 swap' || exit 1; done" ;;
-				esac
-				set_where gone 0 || { check=bad; progress "$m left pages on node 0 ($why)"; }
-				for d in $set_dirs; do
-					ask "$d" touch
-				done
-				settle on 0 1 0
-				set_intact || { check=bad; progress "$m: a pattern was lost"; }
-			fi
-			record "$m"
-		done
-		order=$(reversed $order)
-	done
+	rounds "pageout swap" evict_step
 	point_end
+}
+
+# evict_step METHOD: the set evicted from node 0, timed; then no page
+# may be left there, and every page is faulted back in on node 0 and
+# verified, untimed.
+evict_step() {
+	progress "evict $kind ${set_n}x$mib MiB: $1, round $rep of $reps"
+	swap_reset
+	case $1 in
+	pageout) timed sh -c "for p in $set_pids; do pageout \$p || exit 1; done" ;;
+	swap) timed sh -c "for p in $set_pids; do writefile /proc/\$p/migrate '0 1 swap' || exit 1; done" ;;
+	esac
+	set_where gone 0 || { check=bad; progress "$1 left pages on node 0 ($why)"; }
+	for d in $set_dirs; do
+		ask "$d" touch
+	done
+	settle on 0 1 0
+	set_intact || { check=bad; progress "$1: a pattern was lost"; }
 }
 
 stage_size() {

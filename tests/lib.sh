@@ -56,6 +56,18 @@ wl_start() {
 	echo "$d"
 }
 
+# wl_start_n N KIND MIB NODE: N workloads as wl_start, their directories
+# on one line.
+wl_start_n() {
+	n_dirs=""
+	n_i=0
+	while [ $n_i -lt "$1" ]; do
+		n_dirs="$n_dirs $(wl_start "$2" "$3" "$4")"
+		n_i=$((n_i + 1))
+	done
+	echo $n_dirs
+}
+
 wl_pid() { cut -d' ' -f1 "$1/info"; }
 wl_addr() { cut -d' ' -f2 "$1/info"; }
 wl_child() { cut -d' ' -f5 "$1/info"; }
@@ -156,6 +168,28 @@ uptime_ms() {
 	echo $((${up%.*} * 1000 + (1$cs - 100) * 10))
 }
 
+# expect_killed PID OUT LIMIT_MS WHAT [BUSY...]: SIGKILL to the writer PID
+# (which writes its result to file OUT), then wait while PID lives or the
+# command BUSY succeeds. Two TAP lines: the writer died of the signal
+# before it printed, and WHAT was gone within LIMIT_MS.
+expect_killed() {
+	k_pid=$1 k_out=$2 k_limit=$3 k_what=$4
+	shift 4
+	k_start=$(uptime_ms)
+	kill -9 "$k_pid"
+	while alive "$k_pid" || { [ $# -gt 0 ] && "$@"; }; do
+		sleep 0.01
+	done
+	k_ms=$(($(uptime_ms) - k_start))
+	k_rc=0
+	wait "$k_pid" || k_rc=$?
+	diag "figure: $k_what gone $k_ms ms after SIGKILL"
+	expect "writer ended by SIGKILL, mid-write" "$k_rc $(cat "$k_out")" "137 "
+	expect "  $k_what gone within $k_limit ms" \
+		"$([ $k_ms -lt "$k_limit" ] && echo "< $k_limit" || echo "$k_ms")" "< $k_limit"
+	rm -f "$k_out"
+}
+
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
 # Fold the per-CPU counters, then nr_isolated_* must both be 0.
@@ -174,21 +208,25 @@ migrate_proc() {
 
 node_vacate() { writefile "/sys/devices/system/node/node$1/vacate" "$2"; }
 
-# node_vacate_settled NODE TO: node_vacate, once more after EAGAIN (noted on
-# stderr, which the log keeps). A vacate walks every process in the guest,
-# and a page that compaction or khugepaged is migrating at that instant
-# counts as left behind (6.12 counts every migration entry it meets): for a
-# test that wants "ok", only a second EAGAIN is a failure.
-node_vacate_settled() {
+# settled CMD ARGS...: the output of CMD (a writefile of nodeN/vacate or
+# /proc/PID/migrate), run once more after EAGAIN (noted on stderr, which
+# the log keeps). A page that compaction or khugepaged is migrating at that
+# instant counts as left behind (6.12 counts every migration entry it
+# meets), and a vacate walks every process in the guest: for a test that
+# wants "ok", only a second EAGAIN is a failure.
+settled() {
 	# writefile exits 1 on an error: under set -e that must not end a
 	# background caller before it prints (a $(...) caller is spared).
-	r=$(node_vacate "$1" "$2") || true
+	r=$("$@") || true
 	if [ "$r" = "err EAGAIN" ]; then
-		diag "vacate node$1 \"$2\": EAGAIN, retried once" >&2
-		r=$(node_vacate "$1" "$2") || true
+		diag "$*: EAGAIN, retried once" >&2
+		r=$("$@") || true
 	fi
 	echo "$r"
 }
+
+# node_vacate_settled NODE TO: node_vacate, once more after EAGAIN.
+node_vacate_settled() { settled node_vacate "$1" "$2"; }
 
 # zoneinfo_kib NODE HOW: free memory in KiB from /proc/zoneinfo, of NODE
 # or (NODE empty) of every node: the zones' free pages, plus the pages in

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Guest side of `make profile`: where the time of moving 8 processes x 32
-# MiB from node 0 to node 1 goes, by ftrace's function profiler (each
-# function's hits and inclusive time, summed over CPUs), for a vacate with
-# one worker, a vacate with its default workers, and the serial
-# migratepages loop. One CSV line per function and run:
+# Guest side of `make profile`: where the time of moving PROFILE_SHAPE
+# (PROCESSESxMIB, default 8x32) from node 0 to node 1 goes, by ftrace's
+# function profiler (each function's hits and inclusive time, summed over
+# CPUs), for a vacate with one worker, a vacate with its default workers,
+# and the serial migratepages loop. One CSV line per function and run:
 #   profile,METHOD,ROUND,FUNCTION,HITS,MICROSECONDS
 # and profile,METHOD,ROUND,wall,1,MICROSECONDS for the whole move. The
 # pages go back to node 0 between runs with the profiler off.
@@ -16,8 +16,9 @@ MW=/sys/module/vacate/parameters/max_workers
 V0=/sys/devices/system/node/node0/vacate
 mw0=$(cat $MW)
 rounds=${BENCH_REPS:-3}
-nproc=8
-mib=32
+shape=${PROFILE_SHAPE:-8x32}
+nproc=${shape%x*}
+mib=${shape#*x}
 # The steps of a move: the task walk and per-task setup (vacate's own
 # functions, fork/exec/exit for the loop), the LRU cache drain, the
 # page-table walk, then per page allocation, unmap (with its TLB flush),
@@ -34,12 +35,7 @@ for f in $funcs; do
 		echo "# profile: $f cannot be traced here (inlined or absent)"
 done
 
-dirs=""
-i=0
-while [ $i -lt $nproc ]; do
-	dirs="$dirs $(wl_start anon $mib 0)"
-	i=$((i + 1))
-done
+dirs=$(wl_start_n $nproc anon $mib 0)
 pids=""
 for d in $dirs; do
 	pids="$pids $(wl_pid "$d")"
