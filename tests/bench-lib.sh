@@ -153,13 +153,31 @@ cg_move() {
 	cg_mems "$2"
 }
 
+# The /proc/vmstat counters that tell how a move went: pages and THPs
+# migrated or not, THPs split for want of a free huge page on the
+# destination, direct compaction.
+VMSTAT_KEYS="pgmigrate_success pgmigrate_fail thp_migration_success thp_migration_fail thp_migration_split compact_stall"
+
+# vmstat_snap: those counters' values, in that order, on one line.
+vmstat_snap() {
+	awk -v keys="$VMSTAT_KEYS" 'BEGIN { n = split(keys, k) }
+		{ v[$1] = $2 } END { for (i = 1; i <= n; i++) printf "%d ", v[k[i]] }' /proc/vmstat
+}
+
 # timed COMMAND...: run COMMAND under timeit; its microseconds in $us, or
-# $us empty when COMMAND failed (its output then in /tmp/bench.err).
+# $us empty when COMMAND failed (its output then in /tmp/bench.err). The
+# console (not the terminal) gets what it changed in the counters above.
 timed() {
+	v0=$(vmstat_snap)
 	if ! us=$(timeit "$@" 2> /tmp/bench.err); then
 		progress "$method failed: $(head -n 3 /tmp/bench.err | tr '\n' ' ')"
 		us=""
 	fi
+	echo "$VMSTAT_KEYS" "$v0" "$(vmstat_snap)" | awk -v m="$method" '{
+		n = NF / 3
+		printf "# vmstat %s:", m
+		for (i = 1; i <= n; i++) printf " %s=%d", $i, $(2 * n + i) - $(n + i)
+		print "" }'
 }
 
 # with_workers N COMMAND...: COMMAND with vacate's max_workers at N, the
