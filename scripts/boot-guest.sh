@@ -11,8 +11,7 @@
 #   node, NODE_MEM the MiB per node (512, 1536 for big),
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
-#   names start with one of these prefixes, INITRAMFS another initramfs,
-#   PREALLOC=1 has QEMU touch all guest memory before boot (the bench).
+#   names start with one of these prefixes, INITRAMFS another initramfs.
 #   Every guest gets a second disk, /dev/vda: a fresh 256 MiB ext4 image
 #   made here with mkfs.ext4 (beside LOG), mounted at /mnt/disk: page cache
 #   of a real disk file system.
@@ -41,15 +40,11 @@ esac
 mem=${NODE_MEM:-$mem}
 
 cpus=$(((nodes + memless) * cpn))
-# PREALLOC=1: QEMU touches all guest memory before the guest boots, so
-# that no guest page is first touched on the host during a timed move.
-prealloc=""
-[ "${PREALLOC:-0}" != 1 ] || prealloc=",prealloc=on"
 numa=""
 n=0
 while [ $n -lt $nodes ]; do
 	first=$((n * cpn))
-	numa="$numa -object memory-backend-ram,id=m$n,size=${mem}M$prealloc"
+	numa="$numa -object memory-backend-ram,id=m$n,size=${mem}M"
 	numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1)),memdev=m$n"
 	n=$((n + 1))
 done
