@@ -19,7 +19,8 @@ NPROC=6
 # workloads go back to node 0 between rounds, and the kernel's own
 # allocations there meanwhile must not leave them short (seen: ENOMEM
 # with 96 MiB on 6.12's KASAN guest).
-room=$((($(node_free_mib 0) - 48) / NPROC))
+# The workload maps whole 2 MiB chunks: an even size.
+room=$((($(node_free_mib 0) - 48) / NPROC / 2 * 2))
 MIB=$((room < 16 ? room : 16))
 [ $MIB -ge 4 ] || MIB=4
 diag "node 0: $(node_free_mib 0) MiB free above min: $NPROC workloads of $MIB MiB"
