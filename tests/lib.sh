@@ -57,12 +57,15 @@ wl_start() {
 }
 
 # wl_start_n N KIND MIB NODE: N workloads as wl_start, their directories
-# on one line.
+# on one line; fails, with wl_start's diagnostic on stderr, when one did
+# not start.
 wl_start_n() {
 	n_dirs=""
 	n_i=0
 	while [ $n_i -lt "$1" ]; do
-		n_dirs="$n_dirs $(wl_start "$2" "$3" "$4")"
+		n_d=$(wl_start "$2" "$3" "$4")
+		[ -f "$n_d/info" ] || { echo "$n_d" >&2; return 1; }
+		n_dirs="$n_dirs $n_d"
 		n_i=$((n_i + 1))
 	done
 	echo $n_dirs
