@@ -14,9 +14,8 @@
 # Under TCG a fork and exec costs tens of milliseconds, so everything that
 # runs after every timed move uses shell builtins only: ask() talks to the
 # workload's FIFOs directly, without lib.sh's wl_cmd and its timeout. The
-# exception is timed()'s vmstat line: two awk runs per move, outside the
-# timed window, for a diagnosis no builtin loop over /proc/vmstat would
-# make cheaper.
+# exception is timed()'s vmstat line: two awk runs per move, both outside
+# the timed window.
 
 BENCH_CG=/sys/fs/cgroup/bench
 VACATE_KNOB=/sys/module/vacate/parameters/max_workers
