@@ -20,10 +20,11 @@ NPROC=6
 # allocations there meanwhile must not leave them short (seen: ENOMEM
 # with 96 MiB on 6.12's KASAN guest).
 # The workload maps whole 2 MiB chunks: an even size.
-room=$((($(node_free_mib 0) - 48) / NPROC / 2 * 2))
+free0=$(node_free_mib 0)
+room=$(((free0 - 48) / NPROC / 2 * 2))
 MIB=$((room < 16 ? room : 16))
 [ $MIB -ge 4 ] || MIB=4
-diag "node 0: $(node_free_mib 0) MiB free above min: $NPROC workloads of $MIB MiB"
+diag "node 0: $free0 MiB free above min: $NPROC workloads of $MIB MiB"
 LIMIT_MS=2000
 
 expect "max_workers knob, default 16" "$(cat $MW 2>&1)" "16"
