@@ -32,7 +32,7 @@ first() { awk -F, -v s="$1" -v f="$2" 'NR > 1 && $1 == s { print $f; exit }' "$d
 		sort -u "$dir/notes.txt" | sed 's/^/    /'
 	fi
 	echo
-	echo "## Peers: the same 8 processes moved node 0 <-> 1, and evicted to swap"
+	echo "## Peers: the same 8 processes moved node 0 <-> 1, evicted to swap, and moved off a DIMM node (offline)"
 	echo
 	awk -v peers="$peers" -f "$top/scripts/bench-ratios.awk" "$dir/summary.csv"
 	echo
@@ -59,6 +59,6 @@ first() { awk -F, -v s="$1" -v f="$2" 'NR > 1 && $1 == s { print $f; exit }' "$d
 	echo
 	curve nodes anon nodes
 	echo
-	echo "Charts: $(cd "$dir" && ls chart-*.png | tr '\n' ' ')in ${dir#"$top"/}/"
+	echo "Charts: $(cd "$dir" && ls chart-*.png 2>/dev/null | tr '\n' ' ')in ${dir#"$top"/}/"
 } > "$dir/table.md"
 cat "$dir/table.md"

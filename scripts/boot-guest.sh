@@ -9,6 +9,10 @@
 #         large workload, e.g. killing a long vacate).
 #   NODES=N overrides the node count of 2node, NODE_CPUS its CPUs per
 #   node, NODE_MEM the MiB per node (512, 1536 for big),
+#   HOTPLUG_NODE=N (N > 0: the kernel boots on node 0) makes node N's memory a DIMM plugged in at boot
+#   (pc-dimm, ACPI memory hotplug) rather than boot memory, onlined
+#   movable (memhp_default_state=online_movable), so that every one of
+#   its memory blocks can be taken offline (the bench's offline stage),
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
@@ -41,11 +45,20 @@ mem=${NODE_MEM:-$mem}
 
 cpus=$(((nodes + memless) * cpn))
 numa=""
+ram="$((nodes * mem))M"
+extra=""
 n=0
 while [ $n -lt $nodes ]; do
 	first=$((n * cpn))
 	numa="$numa -object memory-backend-ram,id=m$n,size=${mem}M"
-	numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1)),memdev=m$n"
+	if [ "$n" = "${HOTPLUG_NODE:-}" ]; then
+		numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1))"
+		numa="$numa -device pc-dimm,id=dimm$n,memdev=m$n,node=$n"
+		ram="$(((nodes - 1) * mem))M,slots=1,maxmem=$((nodes * mem))M"
+		extra=" memhp_default_state=online_movable"
+	else
+		numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1)),memdev=m$n"
+	fi
 	n=$((n + 1))
 done
 # 4node: distances from node 0 differ, so "nearest first" can be seen.
@@ -66,8 +79,7 @@ fi
 # LA57, and KASAN then reports a wild access when an interrupt arrives
 # while identify_cpu() has cleared the boot CPU's feature bits (LA57
 # among them), before the series runs at all.
-extra=""
-[ "$profile" != debug ] || extra=" no5lvl"
+[ "$profile" != debug ] || extra="$extra no5lvl"
 
 mkdir -p "$(dirname "$log")"
 disk=${log%.log}.ext4
@@ -75,7 +87,7 @@ rm -f "$disk"
 truncate -s 256M "$disk"
 PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F -L rig-disk "$disk"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
-	-m $((nodes * mem))M -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
+	-m "$ram" -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
 	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-} rig.shape=${PROFILE_SHAPE:-}$extra" \
 	-display none -monitor none -no-reboot

@@ -6,6 +6,10 @@
 # newer; never the tests' initramfs), once per guest of BENCH_BOOTS, a
 # list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES, default
 #   2:2:2048:multi:procs,size   the process and size curves, the peers
+#   2:2:2048:multi:offline      memory offlining against vacate: node 1
+#                                is a DIMM onlined movable (any boot with
+#                                the offline stage gets HOTPLUG_NODE=1,
+#                                scripts/boot-guest.sh)
 #   2:1:512:single:nodes         the node-count curve, one boot per count,
 #   4:1:512:single:nodes         all alike (docs/performance.md says why
 #   8:1:512:single:nodes         these run single-threaded TCG)
@@ -22,7 +26,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export PROFILE=${PROFILE:-bench}
 out=$kdir/bench
 base=${INITRAMFS:-$kdir/initramfs-bench.cpio.gz}
-boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
+boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:2:2048:multi:offline 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
 mkdir -p "$out" "$logdir"
 
 stale=$(find "$top/initramfs" "$top/tests" "$top/scripts/build-initramfs.sh" \
@@ -77,15 +81,17 @@ for b in $boots; do
 	stages=$(echo "$stages" | tr , ' ')
 	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -).log
 	accel=tcg,thread=$threads
+	hotplug=""
+	case " $stages " in *" offline "*) hotplug=1 ;; esac
 	: > "$log"
 	echo "==> [$KVER] bench: $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node," \
 		"-accel $accel, kernel $(kernel_image "$PROFILE" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/}), ${BENCH_REPS:-5} rounds"
 	kernel=$(kernel_image "$PROFILE")
-	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node, QEMU -accel $accel," \
+	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node${hotplug:+ (node 1 a DIMM onlined movable)}, QEMU -accel $accel," \
 		"kernel ${kernel#"$top"/} of $(date -u -r "$kernel" '+%Y-%m-%d %H:%M UTC')" \
 		"(sha256 $(sha256sum "$kernel" | cut -c1-12); console: ${log#"$top"/})" >> "$out/setup.txt"
-	NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem ACCEL=$accel INITRAMFS=$(initrd "$stages") \
+	NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem HOTPLUG_NODE=$hotplug ACCEL=$accel INITRAMFS=$(initrd "$stages") \
 		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
 		"$top/scripts/boot-guest.sh" bench 2node "$log" &
 	boot=$!

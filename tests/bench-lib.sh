@@ -50,15 +50,16 @@ cg_setup() {
 	cat /sys/fs/cgroup/cpuset.cpus.effective > "$BENCH_CG/cpuset.cpus"
 }
 
-# set_grow KIND MIB N NODE: start workloads until the set holds N, on
-# NODE, 16 at a time (each start waits for its workload's fill). They are
+# set_grow KIND MIB N NODE [MEMS]: start workloads until the set holds N,
+# on NODE, the group's cpuset.mems MEMS meanwhile (default NODE), 16 at a
+# time (each start waits for its workload's fill). They are
 # started by a subshell that first joins the group, so that each is in
 # the group from its first page, as with tests/cg-enter.sh, but with one
 # attach in all: every attach waits for an RCU grace period, which took
 # up to a second each with 300 processes under TCG.
 set_grow() {
 	first=$((set_n + 1))
-	cg_mems "$4"
+	cg_mems "${5:-$4}"
 	(
 		echo 0 > "$BENCH_CG/cgroup.procs"
 		i=$set_n
@@ -200,6 +201,9 @@ with_workers() {
 #   loop-P2    the same through xargs -P 2 (two at a time)
 #   loop-PN    xargs -P N, N the guest's CPU count ($ncpus)
 #   cpuset     one write of TO to the group's cpuset.mems
+#   offline    "offline" written to the state of each of node FROM's
+#              memory blocks, one after another (the kernel migrates
+#              what they hold to the other nodes)
 # Result in $us (see timed).
 move() {
 	method=$1
@@ -215,6 +219,7 @@ move() {
 		timed writefile "$BENCH_CG/cpuset.mems" "$3"
 		[ -z "$us" ] || cg_at=$3
 		;;
+	offline) timed sh -c "for b in $NODE_SYS/node$2/memory[0-9]*; do echo offline > \$b/state || exit 1; done" ;;
 	*) progress "unknown method $1"; us="" ;;
 	esac
 }

@@ -5,9 +5,11 @@
 # STAGE is size (8 processes of MIB each, the size curve and the peer
 # rows), procs (PROCS processes of MIB each, the process curve), nodes
 # (8 processes vacated off node 0 to every other node of a NODES-node
-# guest) or evict (the same 8 processes evicted to swap). KIND is anon
-# (4 KiB pages) or thp. METHOD is one of tests/bench-lib.sh's move()
-# (vacate, vacate-1w, loop, loop-P2, loop-PN, cpuset), or pageout
+# guest), evict (the same 8 processes evicted to swap) or offline (8
+# processes moved off node 1, a DIMM onlined movable, to node 0, memory
+# offlining among the methods). KIND is anon (4 KiB pages) or thp.
+# METHOD is one of tests/bench-lib.sh's move() (vacate, vacate-1w, loop,
+# loop-P2, loop-PN, cpuset, offline), or pageout
 # (process_madvise(MADV_PAGEOUT) per process) or swap ("0 1 swap" to
 # /proc/PID/migrate per process). CHECK is "ok" only when every page of
 # every process was where the run had to leave it (THP still huge) and
@@ -35,6 +37,7 @@ procs=${BENCH_PROCS:-1 16 128 512}
 # The workload maps at least 2 MiB (its chunks are whole huge pages).
 proc_mib=${BENCH_PROC_MIB:-2}
 evict_sizes=${BENCH_EVICT:-32 96}
+offline_sizes=${BENCH_OFFLINE_SIZES:-32 96}
 nodes_mib=${BENCH_NODES_MIB:-16}
 methods=${BENCH_METHODS:-vacate vacate-1w loop loop-P2 loop-PN cpuset}
 nnodes=$(ls -d "$NODE_SYS"/node[0-9]* | wc -l)
@@ -197,21 +200,80 @@ stage_nodes() {
 	set_stop
 }
 
-# offline_note: memory offlining, the kernel's own way to empty a node, is
-# a peer only where the kernel has memory hotplug.
-offline_note() {
-	if [ ! -d /sys/devices/system/memory ]; then
-		echo "# offline: not measured: no /sys/devices/system/memory (this kernel has no CONFIG_MEMORY_HOTPLUG)"
-	else
-		echo "# offline: not measured: /sys/devices/system/memory exists, but the bench has no offline method yet"
-	fi
+# hot_blocks: node 1's memory blocks, each of which must be online in
+# ZONE_MOVABLE (a DIMM onlined movable, scripts/boot-guest.sh's
+# HOTPLUG_NODE), in $blocks; else 1, with the reason in $why.
+hot_blocks() {
+	blocks=""
+	[ -d /sys/devices/system/memory ] ||
+		{ why="no /sys/devices/system/memory (no CONFIG_MEMORY_HOTPLUG)"; return 1; }
+	for b in "$NODE_SYS"/node1/memory[0-9]*; do
+		[ -e "$b" ] || { why="node 1 has no memory block"; return 1; }
+		read -r zone _ < "$b/valid_zones"
+		[ "$zone" = Movable ] || { why="${b##*/} of node 1 is in zone $zone, not Movable"; return 1; }
+		blocks="$blocks $b"
+	done
+}
+
+# offline_point: the set (on node 1, a DIMM) moved to node 0 by every
+# method of $offline_ms, $reps rounds; after each, node 1's blocks are
+# brought online again and the set is put back there, untimed.
+offline_point() {
+	lines="" broken=0 check=ok
+	progress "offline $kind ${set_n}x$mib MiB: untimed warm-up move 1 -> 0"
+	set_fix 1 0
+	settle on 0 1 0
+	offline_back
+	rounds "$offline_ms" offline_step offline_back
+	point_end
+}
+
+# offline_step METHOD: the set moved from node 1 to node 0.
+offline_step() {
+	progress "offline $kind ${set_n}x$mib MiB: $1 1 -> 0, round $rep of $reps"
+	move "$1" 1 0 0
+	settle on 0 1 0
+}
+
+# offline_back: node 1's blocks online (movable) again, the set back on
+# node 1 by migrate_pages(2), untimed.
+offline_back() {
+	for b in $blocks; do
+		read -r state < "$b/state"
+		[ "$state" = online ] || echo online_movable > "$b/state"
+	done
+	set_fix 0 1
+	settle on 1 0 1
+}
+
+# stage_offline: memory offlining, the kernel's own way to empty a node,
+# against vacate, where node 1 can be taken offline whole; else a note
+# says why not.
+stage_offline() {
+	hot_blocks || { echo "# offline: not measured: $why"; return 0; }
+	read -r size < /sys/devices/system/memory/block_size_bytes
+	# shellcheck disable=SC2086 # a list of directories
+	set -- $blocks
+	echo "# offline: node 1 is $# memory blocks of $((0x$size >> 20)) MiB, all in ZONE_MOVABLE"
+	for kind in $kinds; do
+		for mib in $offline_sizes; do
+			# The group on both nodes: a movable-only node cannot
+			# hold the kernel's allocations for the group's tasks
+			# (pipe buffers, page tables), and a hotplug event then
+			# migrates nothing (cpuset moves a group's pages when
+			# its nodes go away).
+			set_grow "$kind" "$mib" 8 1 0-1
+			offline_point
+			set_stop
+		done
+	done
 }
 
 ms=$(methods_here)
 ms=$(echo $ms)
+offline_ms=${BENCH_OFFLINE_METHODS:-vacate loop-P2 offline}
 echo "# bench: $nnodes nodes, $ncpus CPUs (loop-PN: N=$ncpus), $reps rounds;" \
 	"methods: $ms; stages: $stages"
-offline_note
 cg_setup
 set_dirs="" set_pids="" set_n=0
 for stage in $stages; do
