@@ -6,13 +6,17 @@
 #         node 0's distances: node 3 12, node 2 20, node 1 30),
 #         memless (2 memory nodes + node 2 with CPUs and no memory),
 #         big (2 nodes x 2 CPUs with 1536 MiB each: tests that need a
-#         large workload, e.g. killing a long vacate).
+#         large workload, e.g. killing a long vacate),
+#         dimm (big, but node 1 a DIMM onlined movable, HOTPLUG_NODE
+#         below: memory hotplug against vacate; needs a kernel with
+#         MEMORY_HOTPLUG, so far the bench kernel's).
 #   NODES=N overrides the node count of 2node, NODE_CPUS its CPUs per
 #   node, NODE_MEM the MiB per node (512, 1536 for big),
-#   HOTPLUG_NODE=N (N > 0: the kernel boots on node 0) makes node N's memory a DIMM plugged in at boot
-#   (pc-dimm, ACPI memory hotplug) rather than boot memory, onlined
-#   movable (memhp_default_state=online_movable), so that every one of
-#   its memory blocks can be taken offline (the bench's offline stage),
+#   HOTPLUG_NODE=N (N > 0: the kernel boots on node 0) makes node N's
+#   memory a DIMM plugged in at boot (pc-dimm, ACPI memory hotplug)
+#   rather than boot memory, onlined movable
+#   (memhp_default_state=online_movable), so that every one of its memory
+#   blocks can be taken offline (the bench's offline stage, topology dimm),
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
@@ -39,6 +43,7 @@ case $topo in
 4node) nodes=4; cpn=1; memless=0 ;;
 memless) nodes=2; cpn=1; memless=1 ;;
 big) nodes=2; cpn=2; memless=0; mem=1536 ;;
+dimm) nodes=2; cpn=2; memless=0; mem=1536; HOTPLUG_NODE=1 ;;
 *) echo "boot-guest: unknown topology $topo" >&2; exit 2 ;;
 esac
 mem=${NODE_MEM:-$mem}
