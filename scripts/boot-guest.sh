@@ -8,8 +8,7 @@
 #         big (2 nodes x 2 CPUs with 1536 MiB each: tests that need a
 #         large workload, e.g. killing a long vacate),
 #         dimm (big, but node 1 a DIMM onlined movable, HOTPLUG_NODE
-#         below: memory hotplug against vacate; needs a kernel with
-#         MEMORY_HOTPLUG, so far the bench kernel's).
+#         below: memory hotplug against vacate).
 #   NODES=N overrides the node count of 2node, NODE_CPUS its CPUs per
 #   node, NODE_MEM the MiB per node (512, 1536 for big),
 #   HOTPLUG_NODE=N (N > 0: the kernel boots on node 0) makes node N's

@@ -7,9 +7,8 @@
 # no destination. Each race is checked to overlap (the vacate still runs
 # when the offlining starts); afterwards every page is on node 0 with its
 # pattern and nothing is left isolated.
-# Needs a kernel with MEMORY_HOTPLUG: so far only the bench kernel has it,
-# so make test does not run this guest (PROFILE=bench TOPOS=dimm
-# scripts/run-tests.sh does; docs/testing.md).
+# Every rig kernel has MEMORY_HOTPLUG (scripts/kernel.config); one without
+# it bails out.
 # topo: dimm
 set -eu
 . ./lib.sh
