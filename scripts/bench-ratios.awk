@@ -4,9 +4,10 @@
 # failed checks, median and interquartile range in seconds; then the
 # ratios of medians vacate / loop, vacate / loop-P2, vacate / vacate-1w
 # and swap / pageout; for the offline stage's points (node 1, a DIMM, to
-# node 0) vacate / offline and vacate / loop-P2. In brackets the range from the quartiles; the
-# verdict is "faster" or "slower" only where the two interquartile ranges
-# do not overlap, else "tie": single TCG timings vary widely.
+# node 0) vacate / offline and vacate / loop-P2. In brackets the range
+# from the quartiles; the verdict is "faster" or "slower" only where the
+# two interquartile ranges do not overlap, else "tie": single TCG timings
+# vary widely.
 BEGIN { FS = ","; np = split(peers, peer, " ") }
 function label(kind) { return kind == "thp" ? "THP" : "4 KiB" }
 function ratio(k, a, b,    r, verdict) {

@@ -19,23 +19,8 @@ set -eu
 }
 plan 38
 
-NODE1=/sys/devices/system/node/node1
 NWL=4
 MIB=192
-
-# node1_blocks STATE: STATE ("offline", "online_movable") written to each
-# of node 1's memory blocks not in it yet; "ok", or the first failure.
-node1_blocks() {
-	want=$1
-	[ "$want" = offline ] || want=online
-	for b in "$NODE1"/memory[0-9]*; do
-		read -r state < "$b/state"
-		[ "$state" != "$want" ] || continue
-		r=$(writefile "$b/state" "$1") || true
-		case $r in ok*) ;; *) echo "${b##*/}: $r"; return 0 ;; esac
-	done
-	echo ok
-}
 
 # race VACATED TO: vacate VACATED to TO in the background, take node 1's
 # memory offline meanwhile; three TAP lines (the race overlapped, the
@@ -48,7 +33,7 @@ race() {
 	expect "vacate $1 -> $2 still running when node 1 starts going offline" \
 		"$(alive $vpid && echo running || echo "ended: $(cat $out)")" running
 	t0=$(uptime_ms)
-	expect "  every block of node 1 offline, during the vacate" "$(node1_blocks offline)" ok
+	expect "  every block of node 1 offline, during the vacate" "$(node_blocks 1 offline)" ok
 	diag "figure: offlining node 1 took $(($(uptime_ms) - t0)) ms"
 	wait $vpid || true
 	res=$(cat $out)
@@ -75,14 +60,14 @@ expect "vacate of node 1 without memory: nothing to do" "$(node_vacate 1 0)" "ok
 expect "vacate of node 0 to node 1 without memory refused" "$(node_vacate 0 1)" "err EINVAL"
 expect "vacate of node 0 to all, no other node with memory, refused" "$(node_vacate 0 all)" "err EINVAL"
 
-expect "node 1 online again (movable)" "$(node1_blocks online_movable)" ok
+expect "node 1 online again (movable)" "$(node_blocks 1 online_movable)" ok
 expect "  node 1 has memory again" "$(cat /sys/devices/system/node/has_memory)" 0-1
 
 # The destination goes offline mid-walk: it is dropped, what reached it is
 # migrated back to node 0 by the offlining.
 race 0 1
 
-node1_blocks online_movable > /dev/null
+node_blocks 1 online_movable > /dev/null
 for d in $dirs; do
 	wl_stop "$d"
 done

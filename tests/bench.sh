@@ -238,10 +238,8 @@ offline_step() {
 # offline_back: node 1's blocks online (movable) again, the set back on
 # node 1 by migrate_pages(2), untimed.
 offline_back() {
-	for b in $blocks; do
-		read -r state < "$b/state"
-		[ "$state" = online ] || echo online_movable > "$b/state"
-	done
+	r=$(node_blocks 1 online_movable)
+	[ "$r" = ok ] || { broken=1; progress "node 1 not online again: $r"; }
 	set_fix 0 1
 	settle on 1 0 1
 }

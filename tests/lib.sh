@@ -209,6 +209,21 @@ migrate_proc() {
 	writefile "/proc/$p/migrate" "$*"
 }
 
+# node_blocks NODE STATE: STATE ("offline", "online_movable", ...)
+# written to each of NODE's memory blocks not in it yet, one after
+# another; prints "ok", or the first block that refused and why.
+node_blocks() {
+	nb_want=$2
+	[ "$nb_want" = offline ] || nb_want=online
+	for nb in /sys/devices/system/node/node"$1"/memory[0-9]*; do
+		read -r nb_state < "$nb/state"
+		[ "$nb_state" != "$nb_want" ] || continue
+		nb_r=$(writefile "$nb/state" "$2") || true
+		case $nb_r in ok*) ;; *) echo "${nb##*/}: $nb_r"; return 0 ;; esac
+	done
+	echo ok
+}
+
 node_vacate() { writefile "/sys/devices/system/node/node$1/vacate" "$2"; }
 
 # settled CMD ARGS...: the output of CMD (a writefile of nodeN/vacate or
