@@ -27,6 +27,7 @@ MIB=192
 # offlining succeeded, the vacate's result), then every page on node 0.
 race() {
 	out=/tmp/56.out
+	tv=$(uptime_ms)
 	node_vacate "$1" "$2" > $out &
 	vpid=$!
 	sleep 0.2
@@ -37,7 +38,7 @@ race() {
 	diag "figure: offlining node 1 took $(($(uptime_ms) - t0)) ms"
 	wait $vpid || true
 	res=$(cat $out)
-	diag "vacate $1 -> $2 while node 1 went offline: $res"
+	diag "figure: the vacate $1 -> $2 ended $(($(uptime_ms) - tv)) ms after it started: $res"
 	case $res in ok* | "err EAGAIN" | "err ENOMEM") res="ok, EAGAIN or ENOMEM" ;; esac
 	expect "  the vacate ended with ok, EAGAIN or ENOMEM" "$res" "ok, EAGAIN or ENOMEM"
 	i=0
