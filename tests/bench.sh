@@ -271,7 +271,7 @@ ms=$(methods_here)
 ms=$(echo $ms)
 offline_ms=${BENCH_OFFLINE_METHODS:-vacate loop-P2 offline}
 echo "# bench: $nnodes nodes, $ncpus CPUs (loop-PN: N=$ncpus), $reps rounds;" \
-	"methods: $ms; stages: $stages"
+	"methods: $ms (offline stage: $offline_ms); stages: $stages"
 cg_setup
 set_dirs="" set_pids="" set_n=0
 for stage in $stages; do
