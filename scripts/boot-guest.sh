@@ -55,13 +55,13 @@ n=0
 while [ $n -lt $nodes ]; do
 	first=$((n * cpn))
 	numa="$numa -object memory-backend-ram,id=m$n,size=${mem}M"
+	numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1))"
 	if [ "$n" = "${HOTPLUG_NODE:-}" ]; then
-		numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1))"
 		numa="$numa -device pc-dimm,id=dimm$n,memdev=m$n,node=$n"
 		ram="$(((nodes - 1) * mem))M,slots=1,maxmem=$((nodes * mem))M"
 		extra=" memhp_default_state=online_movable"
 	else
-		numa="$numa -numa node,nodeid=$n,cpus=$first-$((first + cpn - 1)),memdev=m$n"
+		numa="$numa,memdev=m$n"
 	fi
 	n=$((n + 1))
 done

@@ -202,16 +202,16 @@ stage_nodes() {
 
 # hot_blocks: node 1's memory blocks, each of which must be online in
 # ZONE_MOVABLE (a DIMM onlined movable, scripts/boot-guest.sh's
-# HOTPLUG_NODE), in $blocks; else 1, with the reason in $why.
+# HOTPLUG_NODE), counted in $nblocks; else 1, with the reason in $why.
 hot_blocks() {
-	blocks=""
+	nblocks=0
 	[ -d /sys/devices/system/memory ] ||
 		{ why="no /sys/devices/system/memory (no CONFIG_MEMORY_HOTPLUG)"; return 1; }
 	for b in "$NODE_SYS"/node1/memory[0-9]*; do
 		[ -e "$b" ] || { why="node 1 has no memory block"; return 1; }
 		read -r zone _ < "$b/valid_zones"
 		[ "$zone" = Movable ] || { why="${b##*/} of node 1 is in zone $zone, not Movable"; return 1; }
-		blocks="$blocks $b"
+		nblocks=$((nblocks + 1))
 	done
 }
 
@@ -250,9 +250,7 @@ offline_back() {
 stage_offline() {
 	hot_blocks || { echo "# offline: not measured: $why"; return 0; }
 	read -r size < /sys/devices/system/memory/block_size_bytes
-	# shellcheck disable=SC2086 # a list of directories
-	set -- $blocks
-	echo "# offline: node 1 is $# memory blocks of $((0x$size >> 20)) MiB, all in ZONE_MOVABLE"
+	echo "# offline: node 1 is $nblocks memory blocks of $((0x$size >> 20)) MiB, all in ZONE_MOVABLE"
 	for kind in $kinds; do
 		for mib in $offline_sizes; do
 			# The group on both nodes: a movable-only node cannot
