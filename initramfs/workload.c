@@ -41,6 +41,10 @@
  * offset in the region, not the address, so that another process mapping
  * the same file verifies it with the same seed.
  *
+ * -R GIB: also reserve GIB GiB of address space, PROT_NONE and never
+ * touched (as ASan's shadow, or a Go or JVM heap, reserves it): a huge
+ * address space around a small resident set.
+ *
  * -L: once set up, the main thread starts a thread that serves the commands
  * and calls pthread_exit(): the group leader stays a zombie while the
  * process lives (its /proc/PID/stat says Z). DIR/info is written once the
@@ -696,11 +700,11 @@ static void *serve_leaderless(void *arg)
 int main(int argc, char **argv)
 {
 	const char *kind = "anon", *dir = NULL, *nodes = "0", *file = NULL;
-	long mib = 16;
+	long mib = 16, reserve_gib = 0;
 	int opt, leaderless = 0;
 	pthread_t thread;
 
-	while ((opt = getopt(argc, argv, "k:m:n:d:s:f:L")) != -1) {
+	while ((opt = getopt(argc, argv, "k:m:n:d:s:f:R:L")) != -1) {
 		switch (opt) {
 		case 'k': kind = optarg; break;
 		case 'm': mib = atol(optarg); break;
@@ -708,10 +712,11 @@ int main(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'f': file = optarg; break;
+		case 'R': reserve_gib = atol(optarg); break;
 		case 'L': leaderless = 1; break;
 		default:
 			fprintf(stderr, "usage: workload -k KIND -m MIB -n NODES -d DIR "
-				"[-s SEED] [-f PATH] [-L]\n");
+				"[-s SEED] [-f PATH] [-R GIB] [-L]\n");
 			return 2;
 		}
 	}
@@ -725,6 +730,10 @@ int main(int argc, char **argv)
 	length = (size_t)mib << 20;
 	region = map_region(kind, length, file);
 	region_thp = !strcmp(kind, "thp");
+	if (reserve_gib > 0 &&
+	    mmap(NULL, (size_t)reserve_gib << 30, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+		die("mmap reserve");
 
 	place_and_fill(nodes);
 	settle_region(kind);
