@@ -4,11 +4,11 @@
 # shadow, Go and JVM heaps reserve address space) moves within twice the
 # time of 2 MiB alone (plus 20 ms for the guest's noise), by
 # /proc/PID/migrate and by migrate_pages(2). The time is the median of
-# RESERVE_REPS moves each way (default 3).
+# RESERVE_REPS moves each way (default 5).
 # topo: 2node
 set -eu
 . ./lib.sh
-REPS=${RESERVE_REPS:-3}
+REPS=${RESERVE_REPS:-5}
 plan 18
 
 # move_us METHOD PID FROM TO: one move, by "proc" (/proc/PID/migrate) or
