@@ -75,6 +75,15 @@
  *                       process moves or evicts its own memory); replies as
  *                       writefile does: "ok BYTES", "err ERRNO" or
  *                       "open err ERRNO"
+ *   split               (thp) share every huge page with a forked child,
+ *                       then each drops one half of it (MADV_DONTNEED: the
+ *                       child the first half, this process the second), so
+ *                       that each page of the huge page is mapped once but
+ *                       the huge page by two processes; "ok CHILD_PID".
+ *                       From then on where, verify and touch skip the
+ *                       dropped halves
+ *   childverify         after split: the child checks the pattern of its
+ *                       halves and exits; "ok" or "bad"
  *   exit
  */
 #define _GNU_SOURCE
@@ -124,6 +133,8 @@ static int region_ro;	/* a read-only file mapping: touched, not filled */
 static int region_cow;	/* filecow: touched, then even pages rewritten */
 static int shm_id = -1;
 static uint64_t seed;
+static int dropped_half = -1;	/* after split: 0 first, 1 second half */
+static pid_t child;
 
 static void die(const char *what)
 {
@@ -174,6 +185,13 @@ static void fill(char *start, size_t len)
 			*w = pattern(w);
 }
 
+/* Whether page @pg is in the half of its huge page that split dropped. */
+static int page_dropped(size_t pg)
+{
+	return dropped_half >= 0 &&
+	       (pg * page_size % HUGE_SZ >= HUGE_SZ / 2) == dropped_half;
+}
+
 /* Number of bad pages; *first is the index of the first one. */
 static size_t verify(size_t *first)
 {
@@ -183,6 +201,8 @@ static size_t verify(size_t *first)
 		const uint64_t *w = (const uint64_t *)(region + pg * page_size);
 		const uint64_t *end = w + page_size / sizeof(*w);
 
+		if (page_dropped(pg))
+			continue;
 		for (; w < end; w++) {
 			if (*w != pattern(w)) {
 				if (!bad)
@@ -274,6 +294,8 @@ static void where(FILE *out)
 	if (syscall(SYS_move_pages, 0, npages, pages, NULL, status, 0))
 		die("move_pages");
 	for (i = 0; i < npages; i++) {
+		if (page_dropped(i))
+			continue;
 		if (status[i] >= 0 && status[i] < MAX_NODES)
 			count[status[i]]++;
 		else
@@ -335,7 +357,82 @@ static void unpin(void)
 
 static void touch_all(void)
 {
-	touch_range(region, length);
+	size_t pg;
+
+	if (dropped_half < 0) {
+		touch_range(region, length);
+		return;
+	}
+	for (pg = 0; pg < length / page_size; pg++)
+		if (!page_dropped(pg))
+			touch_range(region + pg * page_size, page_size);
+}
+
+/*
+ * MADV_DONTNEED one half (0 first, 1 second) of every huge page, and keep
+ * khugepaged from collapsing what is left into a huge page of its own.
+ */
+static void drop_halves(int half)
+{
+	size_t off;
+
+	if (madvise(region, length, MADV_NOHUGEPAGE))
+		die("madvise MADV_NOHUGEPAGE");
+
+	for (off = 0; off < length; off += HUGE_SZ)
+		if (madvise(region + off + half * HUGE_SZ / 2, HUGE_SZ / 2,
+			    MADV_DONTNEED))
+			die("madvise MADV_DONTNEED");
+	dropped_half = half;
+}
+
+/*
+ * "split": fork a child that shares the huge pages and drops their first
+ * halves, then drop the second halves here. The child waits for SIGUSR1,
+ * checks its halves and exits 0 when they hold the pattern.
+ */
+static pid_t split_with_child(void)
+{
+	sigset_t usr1;
+	int ready[2], sig;
+	pid_t pid;
+	char c = 0;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (pipe(ready))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		size_t first;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		drop_halves(0);
+		if (write(ready[1], &c, 1) != 1 || sigwait(&usr1, &sig))
+			_exit(2);
+		_exit(verify(&first) ? 1 : 0);
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		die("split child");
+	close(ready[0]);
+	drop_halves(1);
+	return pid;
+}
+
+/* "childverify": 0 when split's child found its halves intact. */
+static int child_verify(void)
+{
+	int status;
+
+	if (dropped_half < 0 || kill(child, SIGUSR1) ||
+	    waitpid(child, &status, 0) != child)
+		return -1;
+	child = 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* Pages resident per mincore(2), or -errno. */
@@ -487,6 +584,13 @@ static void serve(const char *dir)
 		} else if (!strncmp(line, "migrate ", 8)) {
 			line[strcspn(line, "\n")] = 0;
 			migrate_self(out, line + 8);
+		} else if (!strncmp(line, "split", 5)) {
+			if (!region_thp || child)
+				fprintf(out, "err EINVAL\n");
+			else
+				fprintf(out, "ok %d\n", child = split_with_child());
+		} else if (!strncmp(line, "childverify", 11)) {
+			fprintf(out, child_verify() ? "bad\n" : "ok\n");
 		} else if (!strncmp(line, "unpin", 5)) {
 			unpin();
 			fprintf(out, "ok\n");
@@ -658,7 +762,6 @@ static void settle_region(const char *kind)
 }
 
 static const char *info_dir, *info_kind;
-static pid_t child;
 
 /* Serve until "exit", then end the whole process. */
 static void *serve_and_exit(void *arg)

@@ -8,7 +8,11 @@
 #         big (2 nodes x 2 CPUs with 1536 MiB each: tests that need a
 #         large workload, e.g. killing a long vacate),
 #         dimm (big, but node 1 a DIMM onlined movable, HOTPLUG_NODE
-#         below: memory hotplug against vacate).
+#         below: memory hotplug against vacate),
+#         isol (2node booted with isolcpus=3: node 1's second CPU is
+#         isolated, where vacate's workers must never run),
+#         mglru (2node with the multi-gen LRU and zswap turned on by
+#         /init: the swap tests run there too).
 #   NODES=N overrides the node count of 2node, NODE_CPUS its CPUs per
 #   node, NODE_MEM the MiB per node (512, 1536 for big),
 #   HOTPLUG_NODE=N (N > 0: the kernel boots on node 0) makes node N's
@@ -43,6 +47,7 @@ case $topo in
 memless) nodes=2; cpn=1; memless=1 ;;
 big) nodes=2; cpn=2; memless=0; mem=1536 ;;
 dimm) nodes=2; cpn=2; memless=0; mem=1536; HOTPLUG_NODE=1 ;;
+isol | mglru) nodes=2; cpn=2; memless=0 ;;
 *) echo "boot-guest: unknown topology $topo" >&2; exit 2 ;;
 esac
 mem=${NODE_MEM:-$mem}
@@ -51,6 +56,7 @@ cpus=$(((nodes + memless) * cpn))
 numa=""
 ram="$((nodes * mem))M"
 extra=""
+[ "$topo" != isol ] || extra=" isolcpus=3"
 n=0
 while [ $n -lt $nodes ]; do
 	first=$((n * cpn))

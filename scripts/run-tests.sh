@@ -1,6 +1,6 @@
 #!/bin/sh
 # Host test runner: boot each topology of TOPOS (default: 2node 4node
-# memless big dimm) in test mode on the tree KVER (scripts/kver.sh), print a line
+# memless big dimm isol mglru) in test mode on the tree KVER (scripts/kver.sh), print a line
 # per test file as it ends (passed, failed, seconds), turn the guest's TAP
 # into one count, fail on any failed test, short plan, timeout or splat.
 # Lines "# figure: ..." from the guest (counts a test wants reported: inputs
@@ -10,7 +10,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kver.sh"
-topos=${TOPOS:-2node 4node memless big dimm}
+topos=${TOPOS:-2node 4node memless big dimm isol mglru}
 mkdir -p "$logdir"
 total_pass=0
 total_fail=0

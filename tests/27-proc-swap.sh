@@ -1,7 +1,7 @@
 #!/bin/sh
 # /proc/PID/migrate "FROM TO swap": pages are evicted to swap and come back
 # where the task runs; without swap they stay and the write says EAGAIN.
-# topo: 2node
+# topo: 2node mglru
 set -eu
 . ./lib.sh
 plan 20

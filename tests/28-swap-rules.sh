@@ -1,15 +1,16 @@
 #!/bin/sh
 # /proc/PID/migrate "FROM TO swap" rules: "0 0 swap" and pages shared
-# between processes are left alone (S5); evicting another process needs
+# between processes are left alone, and of a huge page that two processes
+# map in halves only the writer's half is evicted (S5); evicting another process needs
 # the opener's CAP_SYS_NICE, evicting oneself does not (S3); page cache of
 # a file the opener neither owns nor may write stays (S2); a large eviction
 # isolates bounded batches (S4); unevictable memory (mlock, MLOCK_ONFAULT,
 # SHM_LOCK, ramfs) stays with EAGAIN (S1, last: the old kernel BUGs there
 # and kills the writer).
-# topo: 2node
+# topo: 2node mglru
 set -eu
 . ./lib.sh
-PLAN=63
+PLAN=74
 plan $PLAN
 
 U=$USER_UID
@@ -31,6 +32,28 @@ expect "root, pages mapped by a child too: \"0 1 swap\"" "$(migrate_proc "$pid" 
 expect "  shared pages not evicted (move_pages)" "$(wl_cmd "$w" where)" "N0=1024 err=0"
 expect "  shared pages not evicted (mincore)" "$(wl_cmd "$w" mincore)" "resident=1024"
 expect "  pattern intact" "$(wl_cmd "$w" verify)" "ok 1024"
+wl_stop "$w"
+
+# A huge page split-mapped by two processes: each page is mapped once, the
+# huge page by both. MADV_PAGEOUT splits it and evicts the caller's own
+# pages only; so must swap: the child's half stays, resident, on node 0.
+w=$(wl_start thp 4 0)
+pid=$(wl_pid "$w")
+a=$(wl_addr "$w")
+huge_kib "$pid"
+expect "thp: two huge pages" "$huge" 4096
+kid=$(wl_cmd "$w" split)
+expect_match "  shared with a child, then split in halves" "$kid" "ok [0-9]*"
+kid=${kid#ok }
+expect "  still a huge page (kpageflags THP)" "$(page_thp "$pid" "$a")" 1
+expect "  the writer maps the first halves" "$(wl_cmd "$w" where)" "N0=512 err=0"
+expect "  the child maps the second halves" "$(numa_maps_where "$kid" "$a")" "N0=512"
+expect "root: \"0 1 swap\"" "$(migrate_proc "$pid" 0 1 swap)" "ok 8"
+expect "  the writer's halves evicted" "$(wl_cmd "$w" where)" "err=512"
+expect "  the child's halves still mapped on node 0" "$(numa_maps_where "$kid" "$a")" "N0=512"
+expect "  and not in swap (smaps)" "$(vma_swap_kib "$kid" "$a")" 0
+expect "  the writer's pattern intact" "$(wl_cmd "$w" verify)" "ok 1024"
+expect "  the child's pattern intact" "$(wl_cmd "$w" childverify)" ok
 wl_stop "$w"
 
 # ---- S3: evicting another process needs the opener's CAP_SYS_NICE ----

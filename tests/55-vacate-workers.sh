@@ -72,31 +72,11 @@ intact_all() {
 	echo ok
 }
 
-# watch_workers PID: until PID ends, print each kvacate0/ thread seen as
-# "NAME CPUS" (its Cpus_allowed_list), once. Builtins only: a fork per
-# look would miss short-lived threads under TCG.
-watch_workers() {
-	seen=" "
-	while alive "$1"; do
-		for c in /proc/[0-9]*/comm; do
-			{ read -r name < "$c"; } 2>/dev/null || continue
-			case $name in kvacate0/*) ;; *) continue ;; esac
-			case $seen in *" $name "*) continue ;; esac
-			cpus=""
-			while read -r k v; do
-				[ "$k" != Cpus_allowed_list: ] || cpus=$v
-			done < "${c%comm}status" 2>/dev/null || continue
-			seen="$seen$name "
-			echo "$name $cpus"
-		done
-	done
-}
-
 # want_workers N: the names and CPUs N threads must show, sorted.
 want_workers() {
 	i=0
 	while [ $i -lt "$1" ]; do
-		echo "kvacate0/$i 1-3"
+		echo "kvacate0/$i 1-3 0::/"
 		i=$((i + 1))
 	done
 }
@@ -106,7 +86,7 @@ for mw in 16 2 1; do
 	out=/tmp/vacate-workers.$$
 	writefile $V0 1-3 > $out &
 	writer=$!
-	seen=$(watch_workers $writer | sort | tr '\n' ';')
+	seen=$(watch_workers $writer 0 | sort | tr '\n' ';')
 	rc=0
 	wait $writer || rc=$?
 	n=$((mw < 3 ? mw : 3))

@@ -5,11 +5,14 @@
 # the same page on FROM again. Swap on a file of the virtio disk (ext4),
 # not zram, with anonymous and memfd (shmem) memory: every page must then
 # be gone, and come back on node 1, where the workload runs. shmem with no
-# swap at all: EAGAIN, and every page still on node 0.
-# topo: 2node
+# swap at all: EAGAIN, and every page still on node 0. A swap device that
+# fails every write (null_blk with bad blocks past the swap header):
+# reclaim keeps each page, dirty, in the swap cache: EAGAIN, and every
+# page still on node 0, intact.
+# topo: 2node mglru
 set -eu
 . ./lib.sh
-plan 20
+plan 27
 
 export WL_CPUS=2-3
 swapfile=/mnt/disk/swapfile
@@ -41,5 +44,34 @@ expect "no swap, shmem: \"0 1 swap\" says EAGAIN" "$(migrate_proc "$pid" 0 1 swa
 expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
 expect_placement "  every page still on node 0" "$w" "N0=4096"
 wl_stop "$w"
+
+# zswap (on in the mglru guest) would take the pages before the device.
+zswap=/sys/module/zswap/parameters/enabled
+zswap_was=$(cat $zswap)
+echo N > $zswap
+mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+nb=/sys/kernel/config/nullb/swapfail
+mkdir $nb
+echo 64 > $nb/size
+echo 1 > $nb/memory_backed
+# 64 MiB: sectors 0-131071; the swap header is the first 4 KiB.
+echo "+8-131071" > $nb/badblocks
+echo 1 > $nb/power
+dev=/dev/nullb$(cat $nb/index)
+mkswap "$dev" >/dev/null
+swapon "$dev"
+expect "swap is a device that fails writes, alone" \
+	"$(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)" "$dev "
+w=$(wl_start anon 16 0)
+pid=$(wl_pid "$w")
+expect "failing swap, anon: \"0 1 swap\" says EAGAIN" "$(migrate_proc "$pid" 0 1 swap)" "err EAGAIN"
+expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
+expect_placement "  every page still on node 0" "$w" "N0=4096"
+wl_stop "$w"
+swapoff "$dev"
+echo 0 > $nb/power
+rmdir $nb
+echo "$zswap_was" > $zswap
+
 swapon /dev/zram0
 expect_no_isolated

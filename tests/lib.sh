@@ -144,6 +144,23 @@ numa_maps_sum() {
 	}' "/proc/$1/numa_maps"
 }
 
+# vma_swap_kib PID ADDR: the Swap: of the VMA at ADDR (hex, as in
+# numa_maps) in /proc/PID/smaps, in KiB.
+vma_swap_kib() {
+	awk -v a="$2" '$1 ~ /^[0-9a-f]+-/ { split($1, r, "-"); in_vma = r[1] == a }
+		in_vma && $1 == "Swap:" { print $2 }' "/proc/$1/smaps"
+}
+
+# page_thp PID ADDR: 1 when the page at ADDR (hex) is part of a transparent
+# huge page (KPF_THP in /proc/kpageflags, found through /proc/PID/pagemap),
+# else 0.
+page_thp() {
+	# Two 32-bit words each (ash's arithmetic is signed 64-bit).
+	set -- $(dd if="/proc/$1/pagemap" bs=8 skip=$((0x$2 / 4096)) count=1 2>/dev/null | od -An -tu4)
+	set -- $(dd if=/proc/kpageflags bs=8 skip=$(($1 + (($2 & 0x7fffff) << 32))) count=1 2>/dev/null | od -An -tu4)
+	echo $((($1 >> 22) & 1))
+}
+
 # maps_of DIR: the /proc directory whose numa_maps shows the workload's
 # memory: the process's, or a live thread's when the leader has exited
 # (workload -L: the leader's numa_maps is then empty).
@@ -161,6 +178,34 @@ expect_placement() {
 	expect "$1: move_pages" "$(wl_cmd "$2" where)" "$3 err=0"
 	expect "$1: numa_maps" "$(numa_maps_where "$(maps_of "$2")" "$(wl_addr "$2")")" "$3"
 	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
+}
+
+# watch_workers PID NODE: until PID ends, print each kvacateNODE/ thread
+# seen as "NAME CPUS CGROUP" (its Cpus_allowed_list and its cgroup v2
+# line), once. Builtins only: a fork per look would miss short-lived
+# threads under TCG.
+watch_workers() {
+	seen=" "
+	while alive "$1"; do
+		for c in /proc/[0-9]*/comm; do
+			{ read -r name < "$c"; } 2>/dev/null || continue
+			case $name in "kvacate$2/"*) ;; *) continue ;; esac
+			case $seen in *" $name "*) continue ;; esac
+			cpus=""
+			while read -r k v; do
+				[ "$k" != Cpus_allowed_list: ] || cpus=$v
+			done < "${c%comm}status" 2>/dev/null || continue
+			{ read -r cg < "${c%comm}cgroup"; } 2>/dev/null || continue
+			seen="$seen$name "
+			echo "$name $cpus $cg"
+		done
+	done
+}
+
+# cpu_busy CPU: the CPU's busy time since boot in ticks (USER_HZ), from
+# /proc/stat: user, nice, system, irq, softirq and steal.
+cpu_busy() {
+	awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
 }
 
 # uptime_ms: time since boot in ms (/proc/uptime: 10 ms steps; busybox
