@@ -407,7 +407,12 @@ static pid_t split_with_child(void)
 		die("fork");
 	if (!pid) {
 		size_t first;
+		int fd;
 
+		/* The reply FIFO among them: its reader waits for EOF. */
+		for (fd = 3; fd < 1024; fd++)
+			if (fd != ready[1])
+				close(fd);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigprocmask(SIG_BLOCK, &usr1, NULL);
 		drop_halves(0);
