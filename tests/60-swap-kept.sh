@@ -12,7 +12,7 @@
 # topo: 2node mglru
 set -eu
 . ./lib.sh
-plan 27
+plan 26
 
 export WL_CPUS=2-3
 swapfile=/mnt/disk/swapfile
@@ -49,7 +49,8 @@ wl_stop "$w"
 zswap=/sys/module/zswap/parameters/enabled
 zswap_was=$(cat $zswap)
 echo N > $zswap
-mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+grep -q ' /sys/kernel/config ' /proc/mounts ||
+	mount -t configfs configfs /sys/kernel/config
 nb=/sys/kernel/config/nullb/swapfail
 mkdir $nb
 echo 64 > $nb/size
@@ -57,7 +58,8 @@ echo 1 > $nb/memory_backed
 # 64 MiB: sectors 0-131071; the swap header is the first 4 KiB.
 echo "+8-131071" > $nb/badblocks
 echo 1 > $nb/power
-dev=/dev/nullb$(cat $nb/index)
+# A device made through configfs is named after its directory.
+dev=/dev/swapfail
 mkswap "$dev" >/dev/null
 swapon "$dev"
 expect "swap is a device that fails writes, alone" \

@@ -76,7 +76,7 @@ round() {
 		migrate_proc "$(wl_pid "$d")" 1 0 >/dev/null
 	done
 	expect "  back on node 0" "$(where_all)" "N0=$pages err=0"
-	expect "  no page isolated" "$(vmstat nr_isolated_anon)" 0
+	expect_no_isolated
 }
 
 # Workers on node 1's CPUs that the writer may use and that are not

@@ -180,26 +180,25 @@ expect_placement() {
 	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
 }
 
-# watch_workers PID NODE: until PID ends, print each kvacateNODE/ thread
-# seen as "NAME CPUS CGROUP" (its Cpus_allowed_list and its cgroup v2
-# line), once. Builtins only: a fork per look would miss short-lived
+# watch_workers PID NODE: until PID ends, look at each kvacateNODE/ thread
+# and print the last seen of each as "NAME CPUS CGROUP" (its
+# Cpus_allowed_list and its cgroup v2 line): a thread is visible before
+# vacate attaches it to the writer's cgroup and binds it, but runs only
+# after. Builtins in the loop: a fork per look would miss short-lived
 # threads under TCG.
 watch_workers() {
-	seen=" "
 	while alive "$1"; do
 		for c in /proc/[0-9]*/comm; do
 			{ read -r name < "$c"; } 2>/dev/null || continue
 			case $name in "kvacate$2/"*) ;; *) continue ;; esac
-			case $seen in *" $name "*) continue ;; esac
 			cpus=""
 			while read -r k v; do
 				[ "$k" != Cpus_allowed_list: ] || cpus=$v
 			done < "${c%comm}status" 2>/dev/null || continue
 			{ read -r cg < "${c%comm}cgroup"; } 2>/dev/null || continue
-			seen="$seen$name "
 			echo "$name $cpus $cg"
 		done
-	done
+	done | awk '{ last[$1] = $0 } END { for (n in last) print last[n] }'
 }
 
 # cpu_busy CPU: the CPU's busy time since boot in ticks (USER_HZ), from
