@@ -1,0 +1,138 @@
+#!/bin/sh
+# DAMON as vacate's peer: the same 4 x 32 MiB of idle process memory on
+# node 0, emptied once by a DAMOS "migrate_cold" scheme (6.11 and later:
+# physical address monitoring of node 0's memory, target_nid 1, cold =
+# no access seen) and once by nodeN/vacate. DAMON works in the background
+# and never says when it is done or what stayed: this test polls where the
+# pages are, every 0.5 s for at most 60 s, and reports the time and what
+# was left as figures (# figure: lines, repeated by the host). It asserts
+# what must hold of both: DAMON accepts the scheme and applies it, no page
+# is lost or changed by either, and vacate's write says ok with every page
+# on node 1. On 6.1, whose DAMON has no migrate_cold, the action is
+# refused (EINVAL) and only vacate runs.
+# topo: 2node
+set -eu
+. ./lib.sh
+
+D=/sys/kernel/mm/damon/admin/kdamonds
+NPROC=4
+MIB=32
+POLL_LIMIT_MS=60000
+if [ "${RIG_KVER:-}" = 6.1 ]; then
+	plan 7
+else
+	plan 13
+fi
+
+# Swap off: a page swapped out is on no node (see 55).
+swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
+for s in $swaps; do
+	swapoff "$s"
+done
+
+dirs=$(WL_CPUS=0-1 wl_start_n $NPROC anon $MIB 0)
+pages=$((NPROC * $(wl_pages "${dirs%% *}")))
+
+where_all() {
+	for d in $dirs; do
+		wl_cmd "$d" where
+	done | tr ' ' '\n' | awk -F= '{ s[$1] += $2 }
+		END { for (k in s) if (k != "err") printf "%s=%d ", k, s[k]; printf "err=%d\n", s["err"] }'
+}
+
+intact_all() {
+	for d in $dirs; do
+		r=$(wl_cmd "$d" verify)
+		[ "$r" = "ok $(wl_pages "$d")" ] || { echo "$d: $r"; return; }
+	done
+	echo ok
+}
+
+expect "the workloads on node 0" "$(where_all)" "N0=$pages err=0"
+
+# node0_range: node 0's physical address range, "START END", from its
+# memory blocks.
+node0_range() {
+	bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
+	first=""
+	last=""
+	for m in /sys/devices/system/node/node0/memory[0-9]*; do
+		i=${m##*memory}
+		[ -n "$first" ] && [ "$i" -ge "$first" ] || first=$i
+		[ -n "$last" ] && [ "$i" -le "$last" ] || last=$i
+	done
+	echo "$((first * bs)) $((last * bs + bs))"
+}
+
+# damon_setup: one kdamond, physical addresses of node 0, one scheme
+# migrate_cold to node 1 for any region that saw no access. Prints the
+# action write's result, as writefile does.
+damon_setup() {
+	echo 1 > $D/nr_kdamonds
+	c=$D/0/contexts
+	echo 1 > $c/nr_contexts
+	echo paddr > $c/0/operations
+	echo 1 > $c/0/targets/nr_targets
+	echo 1 > $c/0/targets/0/regions/nr_regions
+	set -- $(node0_range)
+	echo "$2" > $c/0/targets/0/regions/0/end
+	echo "$1" > $c/0/targets/0/regions/0/start
+	s=$c/0/schemes
+	echo 1 > $s/nr_schemes
+	r=$(writefile $s/0/action migrate_cold)
+	echo 1 > $s/0/target_nid
+	echo 0 > $s/0/access_pattern/sz/min
+	echo 18446744073709551615 > $s/0/access_pattern/sz/max
+	echo 0 > $s/0/access_pattern/nr_accesses/min
+	echo 0 > $s/0/access_pattern/nr_accesses/max
+	echo 0 > $s/0/access_pattern/age/min
+	echo 4294967295 > $s/0/access_pattern/age/max
+	echo "$r"
+}
+
+if [ "${RIG_KVER:-}" = 6.1 ]; then
+	expect "6.1's DAMON has no migrate_cold" "$(damon_setup)" "err EINVAL"
+	echo 0 > $D/nr_kdamonds
+else
+	expect "DAMOS action migrate_cold accepted" "$(damon_setup)" "ok 12"
+	expect "kdamond on" "$(writefile $D/0/state on)" "ok 2"
+	start=$(uptime_ms)
+	left=$pages
+	while :; do
+		w=$(where_all)
+		left=$(echo "$w" | tr ' ' '\n' | sed -n 's/^N0=//p')
+		left=${left:-0}
+		ms=$(($(uptime_ms) - start))
+		[ "$left" -gt 0 ] && [ $ms -lt $POLL_LIMIT_MS ] || break
+		sleep 0.5
+	done
+	writefile $D/0/state update_schemes_stats >/dev/null
+	applied=$(cat $D/0/contexts/0/schemes/0/stats/sz_applied)
+	expect "kdamond off" "$(writefile $D/0/state off)" "ok 3"
+	echo 0 > $D/nr_kdamonds
+	echo "# figure: DAMON migrate_cold: $left of $pages pages left on node 0 after $ms ms (polled every 0.5 s, limit $POLL_LIMIT_MS ms); $((applied >> 20)) MiB applied"
+	expect "  the scheme was applied" "$((applied > 0))" 1
+	expect "  every page on a node" "$(sum_where "$(where_all)")" "$pages"
+	expect "  patterns intact" "$(intact_all)" ok
+	for d in $dirs; do
+		migrate_proc "$(wl_pid "$d")" 1 0 >/dev/null
+	done
+	expect "  back on node 0" "$(where_all)" "N0=$pages err=0"
+fi
+
+start=$(uptime_ms)
+r=$(node_vacate 0 1)
+ms=$(($(uptime_ms) - start))
+echo "# figure: vacate: node 0 emptied of $pages pages in $ms ms, write said: $r"
+expect "vacate ok" "$r" "ok 1"
+expect "  every page on node 1" "$(where_all)" "N1=$pages err=0"
+expect "  patterns intact" "$(intact_all)" ok
+expect_no_isolated
+
+for d in $dirs; do
+	wl_stop "$d"
+done
+for s in $swaps; do
+	swapon "$s"
+done
+expect "no kdamond left" "$(cat $D/nr_kdamonds)" 0
