@@ -55,8 +55,14 @@ nb=/sys/kernel/config/nullb/swapfail
 mkdir $nb
 echo 64 > $nb/size
 echo 1 > $nb/memory_backed
-# 64 MiB: sectors 0-131071; the swap header is the first 4 KiB.
-echo "+8-131071" > $nb/badblocks
+# 64 MiB: sectors 0-131071; the swap header is the first 4 KiB. One
+# range of at most 512 sectors a write: 6.1's badblocks_set() keeps a
+# longer one only in part (seen: writes to sector 80 went through).
+s=8
+while [ $s -lt 131072 ]; do
+	echo "+$s-$((s + 511 < 131071 ? s + 511 : 131071))" > $nb/badblocks
+	s=$((s + 512))
+done
 echo 1 > $nb/power
 # A device made through configfs is named after its directory.
 dev=/dev/swapfail
