@@ -1,8 +1,9 @@
 #!/bin/sh
 # Fault injection: fail_page_alloc fails a share of the page allocations
 # made while /proc/PID/migrate or nodeN/vacate is written (the migration
-# runs in the writer's context; task-filter and failwrite's make-it-fail
-# confine the failures to that one write). Every write succeeds or fails
+# runs in the writer's context, or in vacate's threads, which take the
+# writer's make-it-fail; task-filter and failwrite's make-it-fail confine
+# the failures to that one write). Every write succeeds or fails
 # with ENOMEM (docs/interfaces.md: "a destination node ran out of memory;
 # what fitted moved"), every page's pattern is intact wherever it ended up,
 # none is lost or left isolated, the nodes' free memory comes back once the
