@@ -28,10 +28,24 @@ expect "swap is the disk file alone" \
 for kind in anon shmem; do
 	w=$(wl_start "$kind" 16 0)
 	pid=$(wl_pid "$w")
-	expect "disk swap, $kind: \"0 1 swap\"" "$(migrate_proc "$pid" 0 1 swap)" "ok 8"
+	r=$(migrate_proc "$pid" 0 1 swap)
+	want="ok 8"
+	# The debug kernel (KASAN) writes back slowly: a page may still be in
+	# the swap cache when the write looks at it, and EAGAIN then says so
+	# (seen once: one page of 4096). ok must still mean none stayed.
+	[ "${RIG_PROFILE:-test}" != debug ] || [ "$r" != "err EAGAIN" ] ||
+		want="err EAGAIN"
+	expect "disk swap, $kind: \"0 1 swap\"" "$r" "$want"
 	expect "  no page mapped" "$(wl_cmd "$w" where)" "err=4096"
 	expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
-	expect_placement "  none came back on node 0" "$w" "N1=4096"
+	if [ "$want" = "ok 8" ]; then
+		expect_placement "  none came back on node 0" "$w" "N1=4096"
+	else
+		where=$(wl_cmd "$w" where)
+		expect_match "  EAGAIN: some page came back on node 0" "$where" "N0=[1-9]* err=0"
+		expect "  every page on a node" "$(sum_where "$where")" 4096
+		expect "  pattern intact" "$(wl_cmd "$w" verify)" "ok 4096"
+	fi
 	wl_stop "$w"
 done
 
