@@ -15,7 +15,9 @@ plan 38
 V0=/sys/devices/system/node/node0/vacate
 NPROC=4
 MIB=32
-# CPU 3's busy ticks (10 ms) allowed during a round: timer and RCU work.
+# CPU 3's busy ticks (10 ms) allowed during a round: timer and RCU work,
+# 5 or one every 2 s, whichever is more (the debug kernel's cgroup round
+# takes 23 s, with 6 ticks).
 IDLE_TICKS=5
 
 expect "CPU 3 is isolated" "$(cat /sys/devices/system/cpu/isolated)" 3
@@ -68,8 +70,9 @@ round() {
 	diag "$desc: $round_ms ms, CPU 3 busy $ticks ticks, threads: $seen"
 	expect "$desc: vacate ok" "$(cat $out)" "ok 1"
 	expect "  threads seen" "$seen" "$want"
-	expect "  CPU 3 $cpu3 ($ticks ticks)" \
-		"$([ "$ticks" -le $IDLE_TICKS ] && echo idle || echo busy)" "$cpu3"
+	idle_max=$((round_ms / 2000 > IDLE_TICKS ? round_ms / 2000 : IDLE_TICKS))
+	expect "  CPU 3 $cpu3 ($ticks ticks, idle up to $idle_max)" \
+		"$([ "$ticks" -le $idle_max ] && echo idle || echo busy)" "$cpu3"
 	expect "  every page on node 1" "$(where_all)" "N1=$pages err=0"
 	expect "  patterns intact" "$(intact_all)" ok
 	for d in $dirs; do
