@@ -36,41 +36,19 @@ expect "  still 16" "$(cat $MW)" "16"
 # Swap off while the test runs: the debug guest (KASAN) reclaims, and a
 # page swapped out is on no node, which reads like a page the vacate
 # lost (seen: 2852 swap-outs, every pattern intact).
-swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
-for s in $swaps; do
-	swapoff "$s"
-done
-trap 'for s in $swaps; do swapon "$s"; done' EXIT
+swaps=$(swaps_off)
+# shellcheck disable=SC2086 # device names have no spaces
+trap 'swaps_on $swaps' EXIT
 
 dirs=$(wl_start_n $NPROC anon $MIB 0)
 # shellcheck disable=SC2086 # the directories have no spaces
 set -- $dirs
 pages=$(($(wl_pages "$1") * NPROC))
 
-# where_all: the workloads' pages per node, summed, then err=: those on
-# no node (move_pages(2) status < 0: swapped out, or under migration).
-where_all() {
-	for d in $dirs; do
-		wl_cmd "$d" where
-	done | tr ' ' '\n' | awk -F= '
-		/^N/ { n[$1] += $2 } $1 == "err" { e += $2 }
-		END { for (k in n) print k "=" n[k]; print "err=" e + 0 }' |
-		LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
-}
-
 # A page swapped out under memory pressure is on no node: the debug
 # guest's KASAN shadow leaves little room, so check the start too.
-expect "all $NPROC workloads on node 0" "$(where_all)" "N0=$pages err=0"
+expect "all $NPROC workloads on node 0" "$(where_all $dirs)" "N0=$pages err=0"
 diag "pages swapped out so far: $(vmstat pswpout)"
-
-# intact_all: "ok" when every workload's pattern is intact.
-intact_all() {
-	for d in $dirs; do
-		r=$(wl_cmd "$d" verify)
-		[ "$r" = "ok $(wl_pages "$d")" ] || { echo "$d: $r"; return; }
-	done
-	echo ok
-}
 
 # want_workers N: the names and CPUs N threads must show, sorted.
 want_workers() {
@@ -100,18 +78,18 @@ for mw in 16 2 1; do
 		r="0 $(node_vacate 0 1-3)" || true
 	fi
 	expect "  vacate ok" "$r" "0 ok 3"
-	w=$(where_all)
+	w=$(where_all $dirs)
 	diag "  placement: $w; swapped out so far: $(vmstat pswpout)"
 	expect_match "  nothing left on node 0" "$w" "N[123]=*"
 	expect "  every page on nodes 1-3" "$(echo "$w" | tr ' ' '\n' | awk -F= '/^N[123]=/ { s += $2 } END { print s + 0 }')" "$pages"
-	expect "  patterns intact" "$(intact_all)" "ok"
+	expect "  patterns intact" "$(intact_all $dirs)" "ok"
 	# Only the workloads go back: vacating nodes 1-3 would also bring
 	# the pages of every other process there (ENOMEM on the KASAN guest).
 	for d in $dirs; do
 		expect "  workload $(wl_pid "$d") back to node 0" \
 			"$(settled migrate_proc "$(wl_pid "$d")" 1-3 0)" "ok 5"
 	done
-	expect "  all back on node 0" "$(where_all)" "N0=$pages err=0"
+	expect "  all back on node 0" "$(where_all $dirs)" "N0=$pages err=0"
 done
 expect "max_workers 16 again" "$(writefile $MW 16)" "ok 2"
 
@@ -124,14 +102,14 @@ until workers_alive; do
 done
 sleep 0.1
 expect_killed $writer /tmp/vacate-kill.$$ $LIMIT_MS "writer and threads" workers_alive
-w=$(where_all)
+w=$(where_all $dirs)
 diag "after the kill: $w"
 expect_match "  the walk stopped: pages left on node 0" "$w" "N0=[1-9]*"
 expect "  every page still mapped" "$(sum_where "$w")" "$pages"
-expect "  patterns intact" "$(intact_all)" "ok"
+expect "  patterns intact" "$(intact_all $dirs)" "ok"
 expect_no_isolated "  nothing left isolated"
 expect "a second vacate completes" "$(node_vacate_settled 0 1-3)" "ok 3"
-expect_match "  nothing left on node 0" "$(where_all)" "N[123]=*"
+expect_match "  nothing left on node 0" "$(where_all $dirs)" "N[123]=*"
 for d in $dirs; do
 	wl_stop "$d"
 done

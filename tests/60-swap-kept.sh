@@ -52,12 +52,19 @@ done
 swapoff "$swapfile"
 rm -f "$swapfile"
 expect "no swap at all" "$(awk 'NR > 1' /proc/swaps | wc -l)" "0"
-w=$(wl_start shmem 16 0)
-pid=$(wl_pid "$w")
-expect "no swap, shmem: \"0 1 swap\" says EAGAIN" "$(migrate_proc "$pid" 0 1 swap)" "err EAGAIN"
-expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
-expect_placement "  every page still on node 0" "$w" "N0=4096"
-wl_stop "$w"
+# expect_kept KIND DESC: 16 MiB of KIND on node 0; "0 1 swap" says
+# EAGAIN, and after a touch every page is still on node 0, intact. Five
+# lines.
+expect_kept() {
+	w=$(wl_start "$1" 16 0)
+	expect "$2, $1: \"0 1 swap\" says EAGAIN" \
+		"$(migrate_proc "$(wl_pid "$w")" 0 1 swap)" "err EAGAIN"
+	expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
+	expect_placement "  every page still on node 0" "$w" "N0=4096"
+	wl_stop "$w"
+}
+
+expect_kept shmem "no swap"
 
 # zswap (on in the mglru guest) would take the pages before the device.
 zswap=/sys/module/zswap/parameters/enabled
@@ -84,12 +91,7 @@ mkswap "$dev" >/dev/null
 swapon "$dev"
 expect "swap is a device that fails writes, alone" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)" "$dev "
-w=$(wl_start anon 16 0)
-pid=$(wl_pid "$w")
-expect "failing swap, anon: \"0 1 swap\" says EAGAIN" "$(migrate_proc "$pid" 0 1 swap)" "err EAGAIN"
-expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
-expect_placement "  every page still on node 0" "$w" "N0=4096"
-wl_stop "$w"
+expect_kept anon "failing swap"
 swapoff "$dev"
 echo 0 > $nb/power
 rmdir $nb

@@ -22,30 +22,11 @@ IDLE_TICKS=5
 
 expect "CPU 3 is isolated" "$(cat /sys/devices/system/cpu/isolated)" 3
 
-# Swap off: a page swapped out is on no node (see 55).
-swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
-for s in $swaps; do
-	swapoff "$s"
-done
+# Swap off: a page swapped out is on no node.
+swaps=$(swaps_off)
 
 dirs=$(WL_CPUS=0-1 wl_start_n $NPROC anon $MIB 0)
 pages=$((NPROC * $(wl_pages "${dirs%% *}")))
-
-# where_all: the workloads' node counts summed ("N1=32768 err=0").
-where_all() {
-	for d in $dirs; do
-		wl_cmd "$d" where
-	done | tr ' ' '\n' | awk -F= '{ s[$1] += $2 }
-		END { for (k in s) if (k != "err") printf "%s=%d ", k, s[k]; printf "err=%d\n", s["err"] }'
-}
-
-intact_all() {
-	for d in $dirs; do
-		r=$(wl_cmd "$d" verify)
-		[ "$r" = "ok $(wl_pages "$d")" ] || { echo "$d: $r"; return; }
-	done
-	echo ok
-}
 
 # round DESC WANT_THREADS CPU3 WRITER...: vacate node 0 to node 1 with
 # the command WRITER... (its last words: the file and "1"), watching the
@@ -73,12 +54,12 @@ round() {
 	idle_max=$((round_ms / 2000 > IDLE_TICKS ? round_ms / 2000 : IDLE_TICKS))
 	expect "  CPU 3 $cpu3 ($ticks ticks, idle up to $idle_max)" \
 		"$([ "$ticks" -le $idle_max ] && echo idle || echo busy)" "$cpu3"
-	expect "  every page on node 1" "$(where_all)" "N1=$pages err=0"
-	expect "  patterns intact" "$(intact_all)" ok
+	expect "  every page on node 1" "$(where_all $dirs)" "N1=$pages err=0"
+	expect "  patterns intact" "$(intact_all $dirs)" ok
 	for d in $dirs; do
 		migrate_proc "$(wl_pid "$d")" 1 0 >/dev/null
 	done
-	expect "  back on node 0" "$(where_all)" "N0=$pages err=0"
+	expect "  back on node 0" "$(where_all $dirs)" "N0=$pages err=0"
 	expect_no_isolated
 }
 
@@ -118,6 +99,5 @@ rmdir $cg
 for d in $dirs; do
 	wl_stop "$d"
 done
-for s in $swaps; do
-	swapon "$s"
-done
+# shellcheck disable=SC2086 # device names have no spaces
+swaps_on $swaps

@@ -24,31 +24,13 @@ else
 	plan 13
 fi
 
-# Swap off: a page swapped out is on no node (see 55).
-swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
-for s in $swaps; do
-	swapoff "$s"
-done
+# Swap off: a page swapped out is on no node.
+swaps=$(swaps_off)
 
 dirs=$(WL_CPUS=0-1 wl_start_n $NPROC anon $MIB 0)
 pages=$((NPROC * $(wl_pages "${dirs%% *}")))
 
-where_all() {
-	for d in $dirs; do
-		wl_cmd "$d" where
-	done | tr ' ' '\n' | awk -F= '{ s[$1] += $2 }
-		END { for (k in s) if (k != "err") printf "%s=%d ", k, s[k]; printf "err=%d\n", s["err"] }'
-}
-
-intact_all() {
-	for d in $dirs; do
-		r=$(wl_cmd "$d" verify)
-		[ "$r" = "ok $(wl_pages "$d")" ] || { echo "$d: $r"; return; }
-	done
-	echo ok
-}
-
-expect "the workloads on node 0" "$(where_all)" "N0=$pages err=0"
+expect "the workloads on node 0" "$(where_all $dirs)" "N0=$pages err=0"
 
 # node0_range: node 0's physical address range, "START END", from its
 # memory blocks.
@@ -99,7 +81,7 @@ else
 	start=$(uptime_ms)
 	left=$pages
 	while :; do
-		w=$(where_all)
+		w=$(where_all $dirs)
 		left=$(echo "$w" | tr ' ' '\n' | sed -n 's/^N0=//p')
 		left=${left:-0}
 		ms=$(($(uptime_ms) - start))
@@ -112,12 +94,12 @@ else
 	echo 0 > $D/nr_kdamonds
 	echo "# figure: DAMON migrate_cold: $left of $pages pages left on node 0 after $ms ms (polled every 0.5 s, limit $POLL_LIMIT_MS ms); $((applied >> 20)) MiB applied"
 	expect "  the scheme was applied" "$((applied > 0))" 1
-	expect "  every page on a node" "$(sum_where "$(where_all)")" "$pages"
-	expect "  patterns intact" "$(intact_all)" ok
+	expect "  every page on a node" "$(sum_where "$(where_all $dirs)")" "$pages"
+	expect "  patterns intact" "$(intact_all $dirs)" ok
 	for d in $dirs; do
 		migrate_proc "$(wl_pid "$d")" 1 0 >/dev/null
 	done
-	expect "  back on node 0" "$(where_all)" "N0=$pages err=0"
+	expect "  back on node 0" "$(where_all $dirs)" "N0=$pages err=0"
 fi
 
 start=$(uptime_ms)
@@ -125,14 +107,13 @@ r=$(node_vacate 0 1)
 ms=$(($(uptime_ms) - start))
 echo "# figure: vacate: node 0 emptied of $pages pages in $ms ms, write said: $r"
 expect "vacate ok" "$r" "ok 1"
-expect "  every page on node 1" "$(where_all)" "N1=$pages err=0"
-expect "  patterns intact" "$(intact_all)" ok
+expect "  every page on node 1" "$(where_all $dirs)" "N1=$pages err=0"
+expect "  patterns intact" "$(intact_all $dirs)" ok
 expect_no_isolated
 
 for d in $dirs; do
 	wl_stop "$d"
 done
-for s in $swaps; do
-	swapon "$s"
-done
+# shellcheck disable=SC2086 # device names have no spaces
+swaps_on $swaps
 expect "no kdamond left" "$(cat $D/nr_kdamonds)" 0

@@ -180,6 +180,45 @@ expect_placement() {
 	expect "$1: pattern intact" "$(wl_cmd "$2" verify)" "ok $(wl_pages "$2")"
 }
 
+# where_all DIR...: the workloads' pages per node, summed, then err=: those
+# on no node (move_pages(2) status < 0: swapped out, or under migration),
+# e.g. "N0=8192 err=0".
+where_all() {
+	for d in "$@"; do
+		wl_cmd "$d" where
+	done | tr ' ' '\n' | awk -F= '
+		/^N/ { n[$1] += $2 } $1 == "err" { e += $2 }
+		END { for (k in n) print k "=" n[k]; print "err=" e + 0 }' |
+		LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# intact_all DIR...: "ok" when every workload's pattern is intact, else
+# the first that is not and its verify reply.
+intact_all() {
+	for d in "$@"; do
+		r=$(wl_cmd "$d" verify)
+		[ "$r" = "ok $(wl_pages "$d")" ] || { echo "$d: $r"; return; }
+	done
+	echo ok
+}
+
+# swaps_off: turn every swap area off and print their names, for
+# swaps_on. A page swapped out is on no node, which reads like a page a
+# move lost.
+swaps_off() {
+	for s in $(awk 'NR > 1 { print $1 }' /proc/swaps); do
+		swapoff "$s"
+		echo "$s"
+	done
+}
+
+# swaps_on NAME...: turn those swap areas on again.
+swaps_on() {
+	for s in "$@"; do
+		swapon "$s"
+	done
+}
+
 # watch_workers PID NODE: until PID ends, look at each kvacateNODE/ thread
 # and print the last seen of each as "NAME CPUS CGROUP" (its
 # Cpus_allowed_list and its cgroup v2 line): a thread is visible before
