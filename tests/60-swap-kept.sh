@@ -12,7 +12,7 @@
 # topo: 2node mglru
 set -eu
 . ./lib.sh
-plan 26
+plan 28
 
 export WL_CPUS=2-3
 swapfile=/mnt/disk/swapfile
@@ -53,12 +53,15 @@ swapoff "$swapfile"
 rm -f "$swapfile"
 expect "no swap at all" "$(awk 'NR > 1' /proc/swaps | wc -l)" "0"
 # expect_kept KIND DESC: 16 MiB of KIND on node 0; "0 1 swap" says
-# EAGAIN, and after a touch every page is still on node 0, intact. Five
-# lines.
+# EAGAIN, and so does a second write, before any touch: the pages the
+# first one left unmapped in the page or swap cache are still on node 0.
+# After a touch every page is still on node 0, intact. Six lines.
 expect_kept() {
 	w=$(wl_start "$1" 16 0)
 	expect "$2, $1: \"0 1 swap\" says EAGAIN" \
 		"$(migrate_proc "$(wl_pid "$w")" 0 1 swap)" "err EAGAIN"
+	expect "  and again, the pages unmapped" \
+		"$(migrate_proc "$(wl_pid "$w")" 0 1 swap) $(wl_cmd "$w" where)" "err EAGAIN err=4096"
 	expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
 	expect_placement "  every page still on node 0" "$w" "N0=4096"
 	wl_stop "$w"
