@@ -36,7 +36,8 @@ expect_match() {
 # passes more workload options (e.g. "-L", "-f PATH -s SEED"; split on
 # spaces); WL_PROG=PATH runs another copy of the workload binary.
 # (Called in $(...): nothing it sets survives, so the directory
-# is unique.)
+# is unique.) A workload that does not start within 60 s is said on
+# stderr, which the console keeps (stdout is the caller's).
 wl_start() {
 	d=$(mktemp -d "/tmp/wl.$1.XXXXXX")
 	chmod 777 "$d"
@@ -48,7 +49,7 @@ wl_start() {
 	while [ ! -f "$d/info" ]; do
 		i=$((i + 1))
 		if [ $i -gt 600 ] || ! kill -0 $! 2>/dev/null; then
-			diag "workload $1 did not start: $(cat "$d/log")"
+			diag "workload $1 did not start: $(cat "$d/log")" >&2
 			break
 		fi
 		sleep 0.1
