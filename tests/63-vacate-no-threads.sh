@@ -12,7 +12,6 @@ set -eu
 plan 9
 
 V0=/sys/devices/system/node/node0/vacate
-V1=/sys/devices/system/node/node1/vacate
 TMAX=/proc/sys/kernel/threads-max
 # The lowest threads-max the kernel takes (MIN_THREADS).
 LOW=20
