@@ -6,7 +6,8 @@ S := scripts
 # KVER picks the kernel tree (6.1 or 6.12): patches/$(KVER), build/$(KVER).
 KVER ?= 6.1
 # The trees `make bench` compares; BENCH_BUILD=0 boots their
-# build/$KVER/bzImage-bench as it is (no tree update, no kernel build).
+# build/$KVER/bzImage-bench (and bzImage-bench-baseline, the unpatched
+# tree, for the reserve rows) as they are (no tree update, no build).
 KVERS ?= 6.1 6.12
 BENCH_BUILD ?= 1
 PROFILE ?= test
@@ -52,6 +53,7 @@ bench: deps ## time vacate against its peers, and its curves, on each tree of KV
 	@for v in $(KVERS); do \
 		if [ "$(BENCH_BUILD)" != 0 ]; then \
 			$(MAKE) -s --no-print-directory tree KVER=$$v && \
+			KVER=$$v PROFILE=bench-baseline $(S)/build-kernel.sh && \
 			KVER=$$v PROFILE=bench $(S)/build-kernel.sh || exit 1; \
 		fi; \
 		KVER=$$v PROFILE=bench $(S)/run-bench.sh || exit 1; \

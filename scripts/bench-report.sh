@@ -36,6 +36,10 @@ first() { awk -F, -v s="$1" -v f="$2" 'NR > 1 && $1 == s { print $f; exit }' "$d
 	echo
 	awk -v peers="$peers" -f "$top/scripts/bench-ratios.awk" "$dir/summary.csv"
 	echo
+	echo "## Reserved address space: 2 MiB resident beside a PROT_NONE reservation, node 0 <-> 1"
+	echo
+	awk -f "$top/scripts/bench-reserve.awk" "$dir/summary.csv"
+	echo
 	echo "## Fitted costs (least squares through the medians)"
 	echo
 	awk -v csv="$dir/fits.csv" -f "$top/scripts/bench-fit.awk" "$dir/summary.csv"

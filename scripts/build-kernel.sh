@@ -6,6 +6,10 @@
 # requested option did not survive the merge. The compiler's output goes to
 # build/$KVER/log/build-$PROFILE.log; a progress line comes every 30 s and
 # compiler warnings are repeated on stdout (make check fails on them).
+# PROFILE P-baseline builds P's configuration from the unpatched tree: the
+# baseline tag is checked out for the build (the tree must have no
+# uncommitted change) and the branch put back after; ccache serves what
+# the series does not touch.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,7 +18,7 @@ profile=${PROFILE:-test}
 out=$kdir/kbuild-$profile
 log=$logdir/build-$profile.log
 frags="$top/scripts/kernel.config"
-own=$top/scripts/kernel-$profile.config
+own=$top/scripts/kernel-${profile%-baseline}.config
 if [ -f "$own" ]; then
 	base=$(sed -n 's/^# extends: //p' "$own")
 	[ -z "$base" ] || frags="$frags $top/scripts/kernel-$base.config"
@@ -22,6 +26,15 @@ if [ -f "$own" ]; then
 fi
 
 mkdir -p "$out" "$logdir"
+if [ "$profile" != "${profile%-baseline}" ]; then
+	if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+		echo "build: ${tree#"$top"/} has uncommitted changes; commit them first" >&2
+		exit 1
+	fi
+	branch=$(git -C "$tree" symbolic-ref --short HEAD)
+	trap 'git -C "$tree" checkout -q "$branch"' EXIT
+	git -C "$tree" checkout -q baseline
+fi
 # `make -s ...` upstairs must not silence the kernel build: its "CC" lines
 # are the progress count.
 unset MAKEFLAGS MFLAGS
@@ -51,7 +64,7 @@ start=$(date +%s)
 	done
 ) &
 ticker=$!
-trap 'kill $ticker 2>/dev/null || true' EXIT
+trap 'kill $ticker 2>/dev/null || true; [ -z "${branch:-}" ] || git -C "$tree" checkout -q "$branch"' EXIT
 rc=0
 kmake bzImage >"$log" 2>&1 || rc=$?
 kill $ticker 2>/dev/null || true

@@ -4,8 +4,12 @@
 # debug options) with the bench's own initramfs, INITRAMFS (default
 # build/$KVER/initramfs-bench.cpio.gz, built here whenever a source is
 # newer; never the tests' initramfs), once per guest of BENCH_BOOTS, a
-# list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES, default
+# list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES[:KERNEL],
+# KERNEL a profile (default $PROFILE; bench-baseline: the unpatched tree,
+# scripts/build-kernel.sh), default
 #   2:2:2048:multi:procs,size   the process and size curves, the peers
+#   2:2:2048:multi:reserve      2 MiB beside 0, 256 GiB and 4 TiB of
+#   ...:reserve:bench-baseline   reserved address space, patched and not
 #   2:2:2048:multi:offline      memory offlining against vacate: node 1
 #                                is a DIMM onlined movable (any boot with
 #                                the offline stage gets HOTPLUG_NODE=1,
@@ -26,7 +30,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export PROFILE=${PROFILE:-bench}
 out=$kdir/bench
 base=${INITRAMFS:-$kdir/initramfs-bench.cpio.gz}
-boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:2:2048:multi:offline 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
+boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:2:2048:multi:reserve 2:2:2048:multi:reserve:bench-baseline 2:2:2048:multi:offline 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
 mkdir -p "$out" "$logdir"
 
 stale=$(find "$top/initramfs" "$top/tests" "$top/scripts/build-initramfs.sh" \
@@ -37,17 +41,19 @@ if [ ! -f "$base" ] || [ -n "$stale" ]; then
 		{ tail -n 20 "$logdir/bench-initramfs.log"; exit 1; }
 fi
 
-# initrd STAGES: a copy of the initramfs with /etc/bench.env (BENCH_*
-# of the environment, BENCH_STAGES=STAGES) appended as a second cpio
+# initrd STAGES KERNEL: a copy of the initramfs with /etc/bench.env
+# (BENCH_* of the environment, BENCH_STAGES=STAGES and BENCH_KERNEL=KERNEL,
+# the profile booted) appended as a second cpio
 # archive (the kernel unpacks concatenated archives one after the other);
 # prints its path.
 initrd() {
 	rm -rf "$out/env"
 	mkdir -p "$out/env/etc"
 	{
-		env | grep '^BENCH_' | grep -v '^BENCH_STAGES=' |
+		env | grep '^BENCH_' | grep -v '^BENCH_\(STAGES\|KERNEL\)=' |
 			sed -n "s/^\(BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p"
 		echo "BENCH_STAGES='$1'"
+		echo "BENCH_KERNEL='$2'"
 	} > "$out/env/etc/bench.env"
 	{ cat "$base"; (cd "$out/env" && echo etc/bench.env | cpio -o -H newc --quiet | gzip -1); } \
 		> "$out/initramfs-run.cpio.gz"
@@ -75,23 +81,25 @@ rm -f "$out"/*.csv "$out"/*.dat "$out"/*.png "$out"/*.md "$out"/*.txt
 : > "$out/notes.txt"
 : > "$out/setup.txt"
 for b in $boots; do
-	IFS=: read -r nodes cpn mem threads stages <<-END
+	IFS=: read -r nodes cpn mem threads stages profile <<-END
 	$b
 	END
+	profile=${profile:-$PROFILE}
 	stages=$(echo "$stages" | tr , ' ')
-	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -).log
+	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -)${profile#"$PROFILE"}.log
 	accel=tcg,thread=$threads
 	hotplug=""
 	case " $stages " in *" offline "*) hotplug=1 ;; esac
 	: > "$log"
 	echo "==> [$KVER] bench: $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node," \
-		"-accel $accel, kernel $(kernel_image "$PROFILE" | sed "s|$top/||")" \
+		"-accel $accel, kernel $(kernel_image "$profile" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/}), ${BENCH_REPS:-5} rounds"
-	kernel=$(kernel_image "$PROFILE")
+	kernel=$(kernel_image "$profile")
 	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node${hotplug:+ (node 1 a DIMM onlined movable)}, QEMU -accel $accel," \
 		"kernel ${kernel#"$top"/} of $(date -u -r "$kernel" '+%Y-%m-%d %H:%M UTC')" \
 		"(sha256 $(sha256sum "$kernel" | cut -c1-12); console: ${log#"$top"/})" >> "$out/setup.txt"
-	NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem HOTPLUG_NODE=$hotplug ACCEL=$accel INITRAMFS=$(initrd "$stages") \
+	PROFILE=$profile NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem HOTPLUG_NODE=$hotplug ACCEL=$accel \
+		INITRAMFS=$(initrd "$stages" "$profile") \
 		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
 		"$top/scripts/boot-guest.sh" bench 2node "$log" &
 	boot=$!
@@ -100,14 +108,14 @@ for b in $boots; do
 	beat=$!
 	tail --pid=$boot -n +1 -f "$log" |
 		sed -un -e 's/\r$//' -e "s/^# bench: /    [$KVER ${nodes}node] /p" \
-			-e "s/^\(# \(vacate-1w\|offline\): .*\)/    [$KVER ${nodes}node] \1/p"
+			-e "s/^\(# \(vacate\|vacate-1w\|proc\|offline\): .*\)/    [$KVER ${nodes}node] \1/p"
 	rc=0
 	wait $boot || rc=$?
 	kill $beat 2>/dev/null || true
 	echo "  (host load average, 1/5/15 min: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end)" \
 		>> "$out/setup.txt"
 	tr -d '\r' < "$log" | grep '^bench,' >> "$out/raw.csv" || true
-	tr -d '\r' < "$log" | grep -E '^# (vacate-1w|offline): ' >> "$out/notes.txt" || true
+	tr -d '\r' < "$log" | grep -E '^# (vacate|vacate-1w|proc|offline): ' >> "$out/notes.txt" || true
 	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
 	if [ $rc -ne 0 ] || [ "$2" -ne 0 ]; then
 		awk -f "$top/scripts/tap-summary.awk" "$log" | sed '$d' | sed 's/^/    /'

@@ -198,6 +198,8 @@ with_workers() {
 #   vacate     nodeFROM/vacate
 #   vacate-1w  the same with max_workers 1
 #   loop       migratepages PID FROM TO for each PID, one after another
+#   proc       "FROM TO" to /proc/PID/migrate for each PID, one after
+#              another
 #   loop-P2    the same through xargs -P 2 (two at a time)
 #   loop-PN    xargs -P N, N the guest's CPU count ($ncpus)
 #   cpuset     one write of TO to the group's cpuset.mems
@@ -211,6 +213,7 @@ move() {
 	vacate) timed writefile "$NODE_SYS/node$2/vacate" "$4" ;;
 	vacate-1w) with_workers 1 timed writefile "$NODE_SYS/node$2/vacate" "$4" ;;
 	loop) timed sh -c "for p in $set_pids; do migratepages \$p $2 $3 || exit 1; done" ;;
+	proc) timed sh -c "for p in $set_pids; do writefile /proc/\$p/migrate '$2 $3' >&2 || exit 1; done" ;;
 	loop-P2) timed sh -c "printf '%s\n' $set_pids | xargs -P 2 -I{} migratepages {} $2 $3" ;;
 	loop-PN) timed sh -c "printf '%s\n' $set_pids | xargs -P $ncpus -I{} migratepages {} $2 $3" ;;
 	cpuset)
@@ -228,8 +231,16 @@ move() {
 # method said once on the console.
 methods_here() {
 	for m in $methods; do
-		if [ "$m" = vacate-1w ] && [ ! -f "$VACATE_KNOB" ]; then
-			echo "# vacate-1w: no max_workers knob on this kernel" >&2
+		why=""
+		case $m in
+		vacate*) [ -f "$NODE_SYS/node0/vacate" ] || why="no nodeN/vacate" ;;
+		proc) [ -f /proc/self/migrate ] || why="no /proc/PID/migrate" ;;
+		esac
+		if [ -z "$why" ] && [ "$m" = vacate-1w ] && [ ! -f "$VACATE_KNOB" ]; then
+			why="no max_workers knob"
+		fi
+		if [ -n "$why" ]; then
+			echo "# $m: $why on ${BENCH_KERNEL:-this kernel}" >&2
 			continue
 		fi
 		echo "$m"

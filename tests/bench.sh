@@ -7,9 +7,12 @@
 # (8 processes vacated off node 0 to every other node of a NODES-node
 # guest), evict (the same 8 processes evicted to swap) or offline (8
 # processes moved off node 1, a DIMM onlined movable, to node 0, memory
-# offlining among the methods). KIND is anon (4 KiB pages) or thp.
+# offlining among the methods) or reserve (one process of 2 MiB beside a
+# PROT_NONE reservation, moved node 0 <-> 1: what address space with no
+# page in it costs). KIND is anon (4 KiB pages) or thp; for reserve
+# anon+NG, N the GiB reserved.
 # METHOD is one of tests/bench-lib.sh's move() (vacate, vacate-1w, loop,
-# loop-P2, loop-PN, cpuset, offline), or pageout
+# loop-P2, loop-PN, cpuset, offline, proc), or pageout
 # (process_madvise(MADV_PAGEOUT) per process) or swap ("0 1 swap" to
 # /proc/PID/migrate per process). CHECK is "ok" only when every page of
 # every process was where the run had to leave it (THP still huge) and
@@ -38,6 +41,11 @@ procs=${BENCH_PROCS:-1 16 128 512}
 proc_mib=${BENCH_PROC_MIB:-2}
 evict_sizes=${BENCH_EVICT:-32 96}
 offline_sizes=${BENCH_OFFLINE_SIZES:-32 96}
+reserve_gib=${BENCH_RESERVE_GIB:-0 256 4096}
+reserve_ms=${BENCH_RESERVE_METHODS:-loop proc vacate}
+# Each of its moves takes tens of milliseconds, mostly fork and exec: more
+# rounds than the other stages for the same spread.
+reserve_reps=${BENCH_RESERVE_REPS:-15}
 nodes_mib=${BENCH_NODES_MIB:-16}
 methods=${BENCH_METHODS:-vacate vacate-1w loop loop-P2 loop-PN cpuset}
 nnodes=$(ls -d "$NODE_SYS"/node[0-9]* | wc -l)
@@ -198,6 +206,28 @@ stage_nodes() {
 	set_grow anon "$mib" 8 0
 	spill_point
 	set_stop
+}
+
+# stage_reserve: one process of 2 MiB (the workload's least) beside a
+# PROT_NONE reservation of each size of $reserve_gib (ASan's shadow, Go
+# and JVM heaps reserve terabytes), moved node 0 <-> 1 by $reserve_ms;
+# runs on the unpatched kernel too (migratepages only there), whose rows
+# are stage reserve-baseline.
+stage_reserve() {
+	mib=2 at=0
+	case ${BENCH_KERNEL:-} in *-baseline) stage=reserve-baseline ;; esac
+	ms_all=$ms reps_all=$reps
+	ms=$(echo $(methods=$reserve_ms methods_here))
+	reps=$reserve_reps
+	for gib in $reserve_gib; do
+		kind=anon+${gib}G
+		WL_OPTS="-R $gib"
+		set_grow anon "$mib" 1 0
+		WL_OPTS=""
+		swing_point
+		set_stop
+	done
+	ms=$ms_all reps=$reps_all
 }
 
 # hot_blocks: node 1's memory blocks, each of which must be online in
