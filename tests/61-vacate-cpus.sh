@@ -15,9 +15,11 @@ plan 38
 V0=/sys/devices/system/node/node0/vacate
 NPROC=4
 MIB=32
-# CPU 3's busy ticks (10 ms) allowed during a round: timer and RCU work,
-# 5 or one every 2 s, whichever is more (the debug kernel's cgroup round
-# takes 23 s, with 6 ticks).
+# CPU 3's busy ticks (10 ms) allowed during a round: timer, RCU and the
+# debug kernel's work (KASAN, kmemleak: 7 ticks in a 4.5 s round, 11 in
+# 19 s), 5 or a tenth of the round, whichever is more. A writer running
+# there alone keeps it busy: 94 ticks a second. The threads' CPU masks are
+# the exact check; this one shows no work landed there all the same.
 IDLE_TICKS=5
 
 expect "CPU 3 is isolated" "$(cat /sys/devices/system/cpu/isolated)" 3
@@ -51,7 +53,7 @@ round() {
 	diag "$desc: $round_ms ms, CPU 3 busy $ticks ticks, threads: $seen"
 	expect "$desc: vacate ok" "$(cat $out)" "ok 1"
 	expect "  threads seen" "$seen" "$want"
-	idle_max=$((round_ms / 2000 > IDLE_TICKS ? round_ms / 2000 : IDLE_TICKS))
+	idle_max=$((round_ms / 100 > IDLE_TICKS ? round_ms / 100 : IDLE_TICKS))
 	expect "  CPU 3 $cpu3 ($ticks ticks, idle up to $idle_max)" \
 		"$([ "$ticks" -le $idle_max ] && echo idle || echo busy)" "$cpu3"
 	expect "  every page on node 1" "$(where_all $dirs)" "N1=$pages err=0"
