@@ -30,11 +30,12 @@ for kind in anon shmem; do
 	pid=$(wl_pid "$w")
 	r=$(migrate_proc "$pid" 0 1 swap) || true
 	want="ok 8"
-	# The debug kernel (KASAN) writes back slowly: a page may still be in
-	# the swap cache when the write looks at it, and EAGAIN then says so
-	# (seen once: one page of 4096). ok must still mean none stayed.
-	[ "${RIG_PROFILE:-test}" != debug ] || [ "$r" != "err EAGAIN" ] ||
-		want="err EAGAIN"
+	# A page may still be kept in the swap cache when the write looks at
+	# it the last time, and EAGAIN then says so (seen: 1 page of 4096, on
+	# the debug kernel and once on 6.1's test kernel). EAGAIN must then be
+	# true, and the eviction all but complete: 1 to 40 pages (1%) come
+	# back on node 0. ok must mean none did.
+	[ "$r" != "err EAGAIN" ] || want="err EAGAIN"
 	expect "disk swap, $kind: \"0 1 swap\"" "$r" "$want"
 	expect "  no page mapped" "$(wl_cmd "$w" where)" "err=4096"
 	expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
@@ -42,7 +43,9 @@ for kind in anon shmem; do
 		expect_placement "  none came back on node 0" "$w" "N1=4096"
 	else
 		where=$(wl_cmd "$w" where)
-		expect_match "  EAGAIN: some page came back on node 0" "$where" "N0=[1-9]* err=0"
+		n0=$(echo "$where" | sed -n 's/.*N0=\([0-9]*\).*/\1/p')
+		expect "  EAGAIN: 1 to 40 pages came back on node 0 ($where)" \
+			"$([ "${n0:-0}" -ge 1 ] && [ "${n0:-0}" -le 40 ] && echo yes)" yes
 		expect "  every page on a node" "$(sum_where "$where")" 4096
 		expect "  pattern intact" "$(wl_cmd "$w" verify)" "ok 4096"
 	fi
