@@ -14,7 +14,7 @@ NR > 1 && ($1 == "reserve" || $1 == "reserve-baseline") {
 	k = $1 SUBSEP $6
 	if (!(k in seen)) { seen[k] = 1; ks[++nk] = k; st[k] = $1; meth[k] = $6 }
 	if (!(gib in gseen)) { gseen[gib] = 1; gs[++ng] = gib }
-	runs[k, gib] = $7; bad[k, gib] = $8
+	bad[k, gib] = $8
 	if ($7 > 0) { med[k, gib] = $9; lo[k, gib] = $10; hi[k, gib] = $11 }
 }
 END {

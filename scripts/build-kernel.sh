@@ -26,13 +26,15 @@ if [ -f "$own" ]; then
 fi
 
 mkdir -p "$out" "$logdir"
+# back_on_branch: after a -baseline build, the tree back on its branch.
+back_on_branch() { [ -z "${branch:-}" ] || git -C "$tree" checkout -q "$branch"; }
 if [ "$profile" != "${profile%-baseline}" ]; then
 	if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 		echo "build: ${tree#"$top"/} has uncommitted changes; commit them first" >&2
 		exit 1
 	fi
 	branch=$(git -C "$tree" symbolic-ref --short HEAD)
-	trap 'git -C "$tree" checkout -q "$branch"' EXIT
+	trap back_on_branch EXIT
 	git -C "$tree" checkout -q baseline
 fi
 # `make -s ...` upstairs must not silence the kernel build: its "CC" lines
@@ -64,7 +66,7 @@ start=$(date +%s)
 	done
 ) &
 ticker=$!
-trap 'kill $ticker 2>/dev/null || true; [ -z "${branch:-}" ] || git -C "$tree" checkout -q "$branch"' EXIT
+trap 'kill $ticker 2>/dev/null || true; back_on_branch' EXIT
 rc=0
 kmake bzImage >"$log" 2>&1 || rc=$?
 kill $ticker 2>/dev/null || true
