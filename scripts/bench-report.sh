@@ -10,12 +10,13 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
 peers=${BENCH_PEER_SIZES:-32 96}
+oneproc=${BENCH_ONEPROC_PEER:-256}
 methods="vacate vacate-1w loop loop-P2 loop-PN cpuset"
 
 awk -f "$top/scripts/bench-summary.awk" "$dir/raw.csv" > "$dir/summary.csv"
 "$top/scripts/bench-chart.sh" "$dir/summary.csv" "$dir" "linux-source-${KVER:-?}" 2>/dev/null
 curve() {
-	awk -v stage="$1" -v kind="$2" -v x="$3" -v methods="$methods" -v fmt=md \
+	awk -v stage="$1" -v kind="$2" -v x="$3" -v methods="${4:-$methods}" -v fmt=md \
 		-f "$top/scripts/bench-curve.awk" "$dir/summary.csv"
 }
 # first STAGE FIELD: a field of the stage's first point (3 processes, 4 MiB).
@@ -40,6 +41,22 @@ first() { awk -F, -v s="$1" -v f="$2" 'NR > 1 && $1 == s { print $f; exit }' "$d
 	echo
 	awk -f "$top/scripts/bench-reserve.awk" "$dir/summary.csv"
 	echo
+	echo "## One process, several workers: one process of $oneproc MiB moved node 0 <-> 1"
+	echo
+	for st in $(awk -F, 'NR > 1 && $1 ~ /^oneproc/ && !s[$1]++ { print $1 }' "$dir/summary.csv"); do
+		echo "Stage $st (${st#oneproc}: QEMU -cpu ${st#oneproc@}; none: -cpu max):"
+		echo
+		awk -v stage="$st" -v mib="$oneproc" -f "$top/scripts/bench-oneproc.awk" "$dir/summary.csv"
+		echo
+	done
+	echo "## DAMON's migrate_cold against vacate: 8 processes moved node 0 <-> 1, until none is left (median s)"
+	echo
+	for k in anon thp; do
+		echo "$k:"
+		echo
+		curve damon $k mib "vacate damon"
+		echo
+	done
 	echo "## Fitted costs (least squares through the medians)"
 	echo
 	awk -v csv="$dir/fits.csv" -f "$top/scripts/bench-fit.awk" "$dir/summary.csv"
@@ -58,6 +75,12 @@ first() { awk -F, -v s="$1" -v f="$2" 'NR > 1 && $1 == s { print $f; exit }' "$d
 	echo
 	curve size thp mib
 	echo
+	for k in anon thp; do
+		echo "Time against the size of one process, $k (stage oneproc):"
+		echo
+		curve oneproc $k mib "loop vacate-1w vacate halves"
+		echo
+	done
 	echo "Time against the guest's nodes, node 0 vacated to all the others" \
 		"($(first nodes 3) x $(first nodes 4) MiB, 4 KiB pages; chart-nodes.png):"
 	echo

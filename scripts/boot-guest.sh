@@ -21,6 +21,7 @@
 #   (memhp_default_state=online_movable), so that every one of its memory
 #   blocks can be taken offline (the bench's offline stage, topology dimm),
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
+#   QEMU_CPU the -cpu model (default max; the bench's CPU boots),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
 #   Every guest gets a second disk, /dev/vda: a fresh 256 MiB ext4 image
@@ -96,7 +97,7 @@ disk=${log%.log}.ext4
 rm -f "$disk"
 truncate -s 256M "$disk"
 PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F -L rig-disk "$disk"
-set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max \
+set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "${QEMU_CPU:-max}" \
 	-m "$ram" -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
 	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-} rig.shape=${PROFILE_SHAPE:-}$extra" \

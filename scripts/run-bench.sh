@@ -4,10 +4,15 @@
 # debug options) with the bench's own initramfs, INITRAMFS (default
 # build/$KVER/initramfs-bench.cpio.gz, built here whenever a source is
 # newer; never the tests' initramfs), once per guest of BENCH_BOOTS, a
-# list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES[:KERNEL],
+# list of NODES:VCPUS_PER_NODE:MIB_PER_NODE:TCG_THREADS:STAGES[:KERNEL[:CPU]],
 # KERNEL a profile (default $PROFILE; bench-baseline: the unpatched tree,
-# scripts/build-kernel.sh), default
+# scripts/build-kernel.sh), CPU QEMU's -cpu model (default max; another
+# model's rows are stage STAGE@MODEL, its commas dropped), default
 #   2:2:2048:multi:procs,size   the process and size curves, the peers
+#   2:2:2048:multi:oneproc      one process, several workers; and with
+#   ...:oneproc::max,-erms       -cpu max,-erms (no ERMS: string copies
+#                                are not rep movsb, which TCG runs slowly)
+#   2:2:2048:multi:damon        vacate against DAMON's migrate_cold
 #   2:2:2048:multi:reserve      2 MiB beside 0, 256 GiB and 4 TiB of
 #   ...:reserve:bench-baseline   reserved address space, patched and not
 #   2:2:2048:multi:offline      memory offlining against vacate: node 1
@@ -30,7 +35,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export PROFILE=${PROFILE:-bench}
 out=$kdir/bench
 base=${INITRAMFS:-$kdir/initramfs-bench.cpio.gz}
-boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:2:2048:multi:reserve 2:2:2048:multi:reserve:bench-baseline 2:2:2048:multi:offline 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
+boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:2:2048:multi:oneproc 2:2:2048:multi:oneproc::max,-erms 2:2:2048:multi:damon 2:2:2048:multi:reserve 2:2:2048:multi:reserve:bench-baseline 2:2:2048:multi:offline 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
 mkdir -p "$out" "$logdir"
 
 stale=$(find "$top/initramfs" "$top/tests" "$top/scripts/build-initramfs.sh" \
@@ -50,10 +55,11 @@ initrd() {
 	rm -rf "$out/env"
 	mkdir -p "$out/env/etc"
 	{
-		env | grep '^BENCH_' | grep -v '^BENCH_\(STAGES\|KERNEL\)=' |
+		env | grep '^BENCH_' | grep -v '^BENCH_\(STAGES\|KERNEL\|CPU\)=' |
 			sed -n "s/^\(BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p"
 		echo "BENCH_STAGES='$1'"
 		echo "BENCH_KERNEL='$2'"
+		echo "BENCH_CPU='$3'"
 	} > "$out/env/etc/bench.env"
 	{ cat "$base"; (cd "$out/env" && echo etc/bench.env | cpio -o -H newc --quiet | gzip -1); } \
 		> "$out/initramfs-run.cpio.gz"
@@ -76,30 +82,35 @@ heartbeat() {
 	done
 }
 
+# The console lines that say what a method could not do, as a pattern for
+# sed -E and grep -E.
+notes='# (vacate|vacate-1w|proc|offline|damon): '
+
 rm -f "$out"/*.csv "$out"/*.dat "$out"/*.png "$out"/*.md "$out"/*.txt
 : > "$out/raw.csv"
 : > "$out/notes.txt"
 : > "$out/setup.txt"
 for b in $boots; do
-	IFS=: read -r nodes cpn mem threads stages profile <<-END
+	IFS=: read -r nodes cpn mem threads stages profile cpu <<-END
 	$b
 	END
 	profile=${profile:-$PROFILE}
+	cpu=${cpu:-max}
 	stages=$(echo "$stages" | tr , ' ')
-	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -)${profile#"$PROFILE"}.log
+	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -)${profile#"$PROFILE"}$(echo "${cpu#max}" | tr -d ,).log
 	accel=tcg,thread=$threads
 	hotplug=""
 	case " $stages " in *" offline "*) hotplug=1 ;; esac
 	: > "$log"
 	echo "==> [$KVER] bench: $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node," \
-		"-accel $accel, kernel $(kernel_image "$profile" | sed "s|$top/||")" \
+		"-accel $accel, -cpu $cpu, kernel $(kernel_image "$profile" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/}), ${BENCH_REPS:-5} rounds"
 	kernel=$(kernel_image "$profile")
-	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node${hotplug:+ (node 1 a DIMM onlined movable)}, QEMU -accel $accel," \
+	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node${hotplug:+ (node 1 a DIMM onlined movable)}, QEMU -accel $accel -cpu $cpu," \
 		"kernel ${kernel#"$top"/} of $(date -u -r "$kernel" '+%Y-%m-%d %H:%M UTC')" \
 		"(sha256 $(sha256sum "$kernel" | cut -c1-12); console: ${log#"$top"/})" >> "$out/setup.txt"
 	PROFILE=$profile NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem HOTPLUG_NODE=$hotplug ACCEL=$accel \
-		INITRAMFS=$(initrd "$stages" "$profile") \
+		QEMU_CPU=$cpu INITRAMFS=$(initrd "$stages" "$profile" "$cpu") \
 		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
 		"$top/scripts/boot-guest.sh" bench 2node "$log" &
 	boot=$!
@@ -107,15 +118,15 @@ for b in $boots; do
 	heartbeat "$log" "[$KVER ${nodes}node]" &
 	beat=$!
 	tail --pid=$boot -n +1 -f "$log" |
-		sed -un -e 's/\r$//' -e "s/^# bench: /    [$KVER ${nodes}node] /p" \
-			-e "s/^\(# \(vacate\|vacate-1w\|proc\|offline\): .*\)/    [$KVER ${nodes}node] \1/p"
+		sed -Eun -e 's/\r$//' -e "s/^# bench: /    [$KVER ${nodes}node] /p" \
+			-e "s/^($notes.*)/    [$KVER ${nodes}node] \1/p"
 	rc=0
 	wait $boot || rc=$?
 	kill $beat 2>/dev/null || true
 	echo "  (host load average, 1/5/15 min: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end)" \
 		>> "$out/setup.txt"
 	tr -d '\r' < "$log" | grep '^bench,' >> "$out/raw.csv" || true
-	tr -d '\r' < "$log" | grep -E '^# (vacate|vacate-1w|proc|offline): ' >> "$out/notes.txt" || true
+	tr -d '\r' < "$log" | grep -E "^$notes" >> "$out/notes.txt" || true
 	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
 	if [ $rc -ne 0 ] || [ "$2" -ne 0 ]; then
 		awk -f "$top/scripts/tap-summary.awk" "$log" | sed '$d' | sed 's/^/    /'

@@ -14,7 +14,6 @@
 set -eu
 . ./lib.sh
 
-D=/sys/kernel/mm/damon/admin/kdamonds
 NPROC=4
 MIB=32
 POLL_LIMIT_MS=60000
@@ -32,52 +31,12 @@ pages=$((NPROC * $(wl_pages "${dirs%% *}")))
 
 expect "the workloads on node 0" "$(where_all $dirs)" "N0=$pages err=0"
 
-# node0_range: node 0's physical address range, "START END", from its
-# memory blocks.
-node0_range() {
-	bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
-	first=""
-	last=""
-	for m in /sys/devices/system/node/node0/memory[0-9]*; do
-		i=${m##*memory}
-		[ -n "$first" ] && [ "$i" -ge "$first" ] || first=$i
-		[ -n "$last" ] && [ "$i" -le "$last" ] || last=$i
-	done
-	echo "$((first * bs)) $((last * bs + bs))"
-}
-
-# damon_setup: one kdamond, physical addresses of node 0, one scheme
-# migrate_cold to node 1 for any region that saw no access. Prints the
-# action write's result, as writefile does.
-damon_setup() {
-	echo 1 > $D/nr_kdamonds
-	c=$D/0/contexts
-	echo 1 > $c/nr_contexts
-	echo paddr > $c/0/operations
-	echo 1 > $c/0/targets/nr_targets
-	echo 1 > $c/0/targets/0/regions/nr_regions
-	set -- $(node0_range)
-	echo "$2" > $c/0/targets/0/regions/0/end
-	echo "$1" > $c/0/targets/0/regions/0/start
-	s=$c/0/schemes
-	echo 1 > $s/nr_schemes
-	r=$(writefile $s/0/action migrate_cold) || true
-	echo 1 > $s/0/target_nid
-	echo 0 > $s/0/access_pattern/sz/min
-	echo 18446744073709551615 > $s/0/access_pattern/sz/max
-	echo 0 > $s/0/access_pattern/nr_accesses/min
-	echo 0 > $s/0/access_pattern/nr_accesses/max
-	echo 0 > $s/0/access_pattern/age/min
-	echo 4294967295 > $s/0/access_pattern/age/max
-	echo "$r"
-}
-
 if [ "${RIG_KVER:-}" = 6.1 ]; then
-	expect "6.1's DAMON has no migrate_cold" "$(damon_setup)" "err EINVAL"
-	echo 0 > $D/nr_kdamonds
+	expect "6.1's DAMON has no migrate_cold" "$(damon_setup 0 1)" "err EINVAL"
+	echo 0 > $DAMON_D/nr_kdamonds
 else
-	expect "DAMOS action migrate_cold accepted" "$(damon_setup)" "ok 12"
-	expect "kdamond on" "$(writefile $D/0/state on)" "ok 2"
+	expect "DAMOS action migrate_cold accepted" "$(damon_setup 0 1)" "ok 12"
+	expect "kdamond on" "$(writefile $DAMON_D/0/state on)" "ok 2"
 	start=$(uptime_ms)
 	left=$pages
 	while :; do
@@ -88,10 +47,10 @@ else
 		[ "$left" -gt 0 ] && [ $ms -lt $POLL_LIMIT_MS ] || break
 		sleep 0.5
 	done
-	writefile $D/0/state update_schemes_stats >/dev/null
-	applied=$(cat $D/0/contexts/0/schemes/0/stats/sz_applied)
-	expect "kdamond off" "$(writefile $D/0/state off)" "ok 3"
-	echo 0 > $D/nr_kdamonds
+	writefile $DAMON_D/0/state update_schemes_stats >/dev/null
+	applied=$(cat $DAMON_D/0/contexts/0/schemes/0/stats/sz_applied)
+	expect "kdamond off" "$(writefile $DAMON_D/0/state off)" "ok 3"
+	echo 0 > $DAMON_D/nr_kdamonds
 	echo "# figure: DAMON migrate_cold: $left of $pages pages left on node 0 after $ms ms (polled every 0.5 s, limit $POLL_LIMIT_MS ms); $((applied >> 20)) MiB applied"
 	expect "  the scheme was applied" "$((applied > 0))" 1
 	expect "  every page on a node" "$(sum_where "$(where_all $dirs)")" "$pages"
@@ -116,4 +75,4 @@ for d in $dirs; do
 done
 # shellcheck disable=SC2086 # device names have no spaces
 swaps_on $swaps
-expect "no kdamond left" "$(cat $D/nr_kdamonds)" 0
+expect "no kdamond left" "$(cat $DAMON_D/nr_kdamonds)" 0

@@ -201,8 +201,12 @@ with_workers() {
 #   proc       "FROM TO" to /proc/PID/migrate for each PID, one after
 #              another
 #   loop-P2    the same through xargs -P 2 (two at a time)
+#   halves     move_pages(2) from 2 threads of one program, each on half of
+#              a process's pages, one process after another (movehalves)
 #   loop-PN    xargs -P N, N the guest's CPU count ($ncpus)
 #   cpuset     one write of TO to the group's cpuset.mems
+#   damon      a DAMOS migrate_cold scheme on node FROM's memory to node TO
+#              (damon_move)
 #   offline    "offline" written to the state of each of node FROM's
 #              memory blocks, one after another (the kernel migrates
 #              what they hold to the other nodes)
@@ -214,6 +218,7 @@ move() {
 	vacate-1w) with_workers 1 timed writefile "$NODE_SYS/node$2/vacate" "$4" ;;
 	loop) timed sh -c "for p in $set_pids; do migratepages \$p $2 $3 || exit 1; done" ;;
 	proc) timed sh -c "for p in $set_pids; do writefile /proc/\$p/migrate '$2 $3' >&2 || exit 1; done" ;;
+	halves) timed sh -c "for p in $set_pids; do movehalves \$p $3 2 >&2 || exit 1; done" ;;
 	loop-P2) timed sh -c "printf '%s\n' $set_pids | xargs -P 2 -I{} migratepages {} $2 $3" ;;
 	loop-PN) timed sh -c "printf '%s\n' $set_pids | xargs -P $ncpus -I{} migratepages {} $2 $3" ;;
 	cpuset)
@@ -222,9 +227,48 @@ move() {
 		timed writefile "$BENCH_CG/cpuset.mems" "$3"
 		[ -z "$us" ] || cg_at=$3
 		;;
+	damon) damon_move "$2" "$3" ;;
 	offline) timed sh -c "for b in $NODE_SYS/node$2/memory[0-9]*; do echo offline > \$b/state || exit 1; done" ;;
 	*) progress "unknown method $1"; us="" ;;
 	esac
+}
+
+# damon_here: DAMON's sysfs interface is there and knows migrate_cold.
+damon_here() {
+	[ -d "$DAMON_D" ] || return 1
+	r=$(damon_setup 0 1)
+	echo 0 > "$DAMON_D/nr_kdamonds"
+	[ "$r" = "ok 12" ]
+}
+
+# damon_move FROM TO: the set moved off node FROM by DAMON, timed: a DAMOS
+# migrate_cold scheme on FROM's physical memory to node TO (lib.sh's
+# damon_setup) is started, and the time runs until no page of the set is
+# on FROM (set_where, polled every 0.1 s), at most $DAMON_LIMIT_S s. DAMON
+# works in the background and never says when it is done: past the limit
+# the run has no time, and the console says what was left.
+DAMON_LIMIT_S=${BENCH_DAMON_LIMIT_S:-120}
+damon_move() {
+	us=""
+	r=$(damon_setup "$1" "$2")
+	if [ "$r" = "ok 12" ]; then
+		t0=$(uptime_ms)
+		echo on > "$DAMON_D/0/state"
+		until set_where off "$1"; do
+			[ $(($(uptime_ms) - t0)) -lt $((DAMON_LIMIT_S * 1000)) ] || break
+			sleep 0.1
+		done
+		t1=$(uptime_ms)
+		echo off > "$DAMON_D/0/state"
+		if set_where off "$1"; then
+			us=$(((t1 - t0) * 1000))
+		else
+			echo "# damon: after $DAMON_LIMIT_S s still on node $1: $why"
+		fi
+	else
+		progress "damon: migrate_cold refused: $r"
+	fi
+	echo 0 > "$DAMON_D/nr_kdamonds"
 }
 
 # methods_here: $methods less what this kernel cannot do, each dropped
@@ -235,6 +279,7 @@ methods_here() {
 		case $m in
 		vacate*) [ -f "$NODE_SYS/node0/vacate" ] || why="no nodeN/vacate" ;;
 		proc) [ -f /proc/self/migrate ] || why="no /proc/PID/migrate" ;;
+		damon) damon_here || why="no DAMOS migrate_cold (DAMON_SYSFS, 6.11+)" ;;
 		esac
 		if [ -z "$why" ] && [ "$m" = vacate-1w ] && [ ! -f "$VACATE_KNOB" ]; then
 			why="no max_workers knob"
@@ -247,6 +292,14 @@ methods_here() {
 	done
 }
 
+# methods_of METHODS: those of METHODS this kernel has, on one line (call
+# it in $(...): it sets $methods).
+methods_of() {
+	methods=$1
+	# shellcheck disable=SC2046 # one line of words
+	echo $(methods_here)
+}
+
 # reversed WORDS...: the words in reverse order.
 reversed() {
 	r=""
@@ -257,12 +310,12 @@ reversed() {
 }
 
 # record METHOD: add "STAGE,KIND,PROCS,MIB,NODES,METHOD,US,CHECK" to the
-# point's lines (printed once the patterns are verified). A run without
+# point's lines (STAGE@MODEL under a QEMU -cpu model other than max) (printed once the patterns are verified). A run without
 # a time, with a failed check, or after the set could not be put back
 # where it belongs ($broken) is "bad".
 record() {
 	[ -n "$us" ] && [ "$check" = ok ] && [ "$broken" = 0 ] || check=bad
-	lines="$lines $stage,$kind,$set_n,$mib,$nnodes,$1,${us:-0},$check"
+	lines="$lines $stage$cpu_tag,$kind,$set_n,$mib,$nnodes,$1,${us:-0},$check"
 }
 
 # settle WANT NODE FIX_FROM FIX_TO: check the set is WANT NODE (set_where);

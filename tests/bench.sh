@@ -9,10 +9,12 @@
 # processes moved off node 1, a DIMM onlined movable, to node 0, memory
 # offlining among the methods) or reserve (one process of 2 MiB beside a
 # PROT_NONE reservation, moved node 0 <-> 1: what address space with no
-# page in it costs). KIND is anon (4 KiB pages) or thp; for reserve
+# page in it costs) or oneproc (one process of MIB, moved node 0 <-> 1:
+# what several workers on one process buy) or damon (8 processes moved
+# node 0 <-> 1 by vacate and by DAMON's migrate_cold). KIND is anon (4 KiB pages) or thp; for reserve
 # anon+NG, N the GiB reserved.
 # METHOD is one of tests/bench-lib.sh's move() (vacate, vacate-1w, loop,
-# loop-P2, loop-PN, cpuset, offline, proc), or pageout
+# loop-P2, loop-PN, cpuset, offline, proc, halves, damon), or pageout
 # (process_madvise(MADV_PAGEOUT) per process) or swap ("0 1 swap" to
 # /proc/PID/migrate per process). CHECK is "ok" only when every page of
 # every process was where the run had to leave it (THP still huge) and
@@ -32,6 +34,10 @@ cd /tests
 [ ! -f /etc/bench.env ] || . /etc/bench.env
 
 reps=${BENCH_REPS:-5}
+# A boot under another QEMU -cpu model than max: its rows are STAGE@MODEL
+# (commas dropped: "max,-erms" gives oneproc@max-erms).
+cpu_tag=""
+[ "${BENCH_CPU:-max}" = max ] || cpu_tag=@$(echo "$BENCH_CPU" | tr -d ,)
 # THP first: the eviction stage (4 KiB pages) leaves the swap RAM disk's
 # pages (never freed) scattered over the nodes, fewer free 2 MiB blocks.
 kinds=${BENCH_KINDS:-thp anon}
@@ -47,6 +53,10 @@ reserve_ms=${BENCH_RESERVE_METHODS:-loop proc vacate}
 # rounds than the other stages for the same spread.
 reserve_reps=${BENCH_RESERVE_REPS:-15}
 nodes_mib=${BENCH_NODES_MIB:-16}
+oneproc_sizes=${BENCH_ONEPROC_SIZES:-16 64 256 1024}
+oneproc_ms=${BENCH_ONEPROC_METHODS:-loop vacate-1w vacate halves}
+damon_sizes=${BENCH_DAMON_SIZES:-32 96}
+damon_ms=${BENCH_DAMON_METHODS:-vacate damon}
 methods=${BENCH_METHODS:-vacate vacate-1w loop loop-P2 loop-PN cpuset}
 nnodes=$(ls -d "$NODE_SYS"/node[0-9]* | wc -l)
 ncpus=$(nproc)
@@ -217,7 +227,7 @@ stage_reserve() {
 	mib=2 at=0
 	case ${BENCH_KERNEL:-} in *-baseline) stage=reserve-baseline ;; esac
 	ms_all=$ms reps_all=$reps
-	ms=$(echo $(methods=$reserve_ms methods_here))
+	ms=$(methods_of "$reserve_ms")
 	reps=$reserve_reps
 	for gib in $reserve_gib; do
 		kind=anon+${gib}G
@@ -228,6 +238,40 @@ stage_reserve() {
 		set_stop
 	done
 	ms=$ms_all reps=$reps_all
+}
+
+# stage_oneproc: one process of each size of $oneproc_sizes, 4 KiB pages
+# and THP, moved node 0 <-> 1 by $oneproc_ms: migratepages, vacate with one
+# worker and with one per CPU of node 1 (which share the process), and
+# move_pages(2) from 2 threads on its halves.
+stage_oneproc() { swing_stage "$oneproc_ms" "$oneproc_sizes" 1; }
+
+# stage_damon: 8 processes of each size of $damon_sizes moved node 0 <-> 1
+# by $damon_ms: vacate against a DAMOS migrate_cold scheme (6.11 and
+# later), timed until no page of the set is left behind.
+stage_damon() {
+	if [ -z "$(methods_of damon)" ]; then
+		echo "# damon: not measured on ${BENCH_KERNEL:-this kernel}"
+		return 0
+	fi
+	swing_stage "$damon_ms" "$damon_sizes" 8
+}
+
+# swing_stage METHODS SIZES N: for each kind and each size of SIZES, N
+# processes of that size moved node 0 <-> 1 by those of METHODS this
+# kernel has, $reps rounds (swing_point).
+swing_stage() {
+	ms_all=$ms
+	ms=$(methods_of "$1")
+	for kind in $kinds; do
+		for mib in $2; do
+			at=0
+			set_grow "$kind" "$mib" "$3" 0
+			swing_point
+			set_stop
+		done
+	done
+	ms=$ms_all
 }
 
 # hot_blocks: node 1's memory blocks, each of which must be online in
@@ -295,8 +339,7 @@ stage_offline() {
 	done
 }
 
-ms=$(methods_here)
-ms=$(echo $ms)
+ms=$(methods_of "$methods")
 offline_ms=${BENCH_OFFLINE_METHODS:-vacate loop-P2 offline}
 echo "# bench: $nnodes nodes, $ncpus CPUs (loop-PN: N=$ncpus), $reps rounds;" \
 	"methods: $ms (offline stage: $offline_ms); stages: $stages"

@@ -400,3 +400,47 @@ ksft_result() {
 # ksft_totals OUT: the harness's "# Totals:" line ("pass:N fail:N ...").
 ksft_totals() { sed -n 's/^# Totals: //p' "$1"; }
 
+
+# DAMON's sysfs interface (CONFIG_DAMON_SYSFS).
+DAMON_D=/sys/kernel/mm/damon/admin/kdamonds
+
+# node_range NODE: the node's physical address range, "START END", from
+# its memory blocks.
+node_range() {
+	bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
+	first=""
+	last=""
+	for m in /sys/devices/system/node/node"$1"/memory[0-9]*; do
+		i=${m##*memory}
+		[ -n "$first" ] && [ "$i" -ge "$first" ] || first=$i
+		[ -n "$last" ] && [ "$i" -le "$last" ] || last=$i
+	done
+	echo "$((first * bs)) $((last * bs + bs))"
+}
+
+# damon_setup FROM TO: one kdamond, not started, monitoring the physical
+# addresses of node FROM, with one DAMOS scheme "migrate_cold" to node TO
+# for any region that saw no access (6.11 and later). Prints the action
+# write's result, as writefile does.
+damon_setup() {
+	echo 1 > $DAMON_D/nr_kdamonds
+	c=$DAMON_D/0/contexts
+	echo 1 > $c/nr_contexts
+	echo paddr > $c/0/operations
+	echo 1 > $c/0/targets/nr_targets
+	echo 1 > $c/0/targets/0/regions/nr_regions
+	set -- $(node_range "$1") "$2"
+	echo "$2" > $c/0/targets/0/regions/0/end
+	echo "$1" > $c/0/targets/0/regions/0/start
+	s=$c/0/schemes
+	echo 1 > $s/nr_schemes
+	r=$(writefile $s/0/action migrate_cold) || true
+	echo "$3" > $s/0/target_nid
+	echo 0 > $s/0/access_pattern/sz/min
+	echo 18446744073709551615 > $s/0/access_pattern/sz/max
+	echo 0 > $s/0/access_pattern/nr_accesses/min
+	echo 0 > $s/0/access_pattern/nr_accesses/max
+	echo 0 > $s/0/access_pattern/age/min
+	echo 4294967295 > $s/0/access_pattern/age/max
+	echo "$r"
+}
