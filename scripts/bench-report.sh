@@ -44,7 +44,10 @@ first() { awk -F, -v s="$1" -v f="$2" 'NR > 1 && $1 == s { print $f; exit }' "$d
 	echo "## One process, several workers: one process of $oneproc MiB moved node 0 <-> 1"
 	echo
 	for st in $(awk -F, 'NR > 1 && $1 ~ /^oneproc/ && !s[$1]++ { print $1 }' "$dir/summary.csv"); do
-		echo "Stage $st (${st#oneproc}: QEMU -cpu ${st#oneproc@}; none: -cpu max):"
+		case $st in
+		*@*) echo "Stage $st: QEMU -cpu ${st#*@} (its commas dropped):" ;;
+		*) echo "Stage $st: QEMU -cpu max:" ;;
+		esac
 		echo
 		awk -v stage="$st" -v mib="$oneproc" -f "$top/scripts/bench-oneproc.awk" "$dir/summary.csv"
 		echo

@@ -24,7 +24,7 @@ tr -d '\r' < "$log" | grep '^profile,' > "$out/raw.csv" || true
 {
 	echo "# make profile, $(date -u '+%Y-%m-%d %H:%M UTC'), linux-source-$KVER"
 	echo
-	echo "${PROFILE_SHAPE:-8x32} (processes x MiB) of 4 KiB pages, node 0 to node 1; inclusive time per"
+	echo "${PROFILE_SHAPE:-8x32} (processes x MiB[:kind], default 4 KiB pages), node 0 to node 1, QEMU -cpu ${QEMU_CPU:-max}; inclusive time per"
 	echo "function summed over CPUs (median of ${PROFILE_ROUNDS:-3} rounds), share of the median wall"
 	echo "time (\"wall\"). With several workers the sums exceed the wall time."
 	echo

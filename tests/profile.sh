@@ -1,6 +1,7 @@
 #!/bin/sh
 # Guest side of `make profile`: where the time of moving PROFILE_SHAPE
-# (PROCESSESxMIB, default 8x32) from node 0 to node 1 goes, by ftrace's
+# (PROCESSESxMIB[:KIND], default 8x32, KIND anon (4 KiB pages) or thp)
+# from node 0 to node 1 goes, by ftrace's
 # function profiler (each function's hits and inclusive time, summed over
 # CPUs), for a vacate with one worker, a vacate with its default workers,
 # and the serial migratepages loop. One CSV line per function and run:
@@ -17,17 +18,22 @@ V0=/sys/devices/system/node/node0/vacate
 mw0=$(cat $MW)
 rounds=${BENCH_REPS:-3}
 shape=${PROFILE_SHAPE:-8x32}
+kind=anon
+case $shape in *:*) kind=${shape#*:} shape=${shape%%:*} ;; esac
 nproc=${shape%x*}
 mib=${shape#*x}
 # The steps of a move: the task walk and per-task setup (vacate's own
 # functions, fork/exec/exit for the loop), the LRU cache drain, the
 # page-table walk, then per page allocation, unmap (with its TLB flush),
-# copy and remap.
+# copy and remap; the copy as each tree does it (6.12 copies a folio with
+# folio_mc_copy(), which copy_mc_to_kernel() does with "rep movsb" on a
+# CPU with ERMS).
 funcs="vacate_worker_fn vacate_next_task vacate_get_mm security_task_movememory
 kthread_create_on_node kernel_clone __x64_sys_execve do_exit
 __x64_sys_migrate_pages __do_migrate_pages lru_cache_disable walk_page_range
 migrate_pages alloc_migration_target try_to_migrate flush_tlb_mm_range
-folio_copy remove_migration_ptes putback_movable_pages"
+folio_copy folio_mc_copy copy_mc_to_kernel remove_migration_ptes
+putback_movable_pages"
 
 : > $T/set_ftrace_filter
 for f in $funcs; do
@@ -35,7 +41,7 @@ for f in $funcs; do
 		echo "# profile: $f cannot be traced here (inlined or absent)"
 done
 
-dirs=$(wl_start_n $nproc anon $mib 0)
+dirs=$(wl_start_n "$nproc" "$kind" "$mib" 0)
 pids=""
 for d in $dirs; do
 	pids="$pids $(wl_pid "$d")"
