@@ -218,7 +218,12 @@ move() {
 	vacate-1w) with_workers 1 timed writefile "$NODE_SYS/node$2/vacate" "$4" ;;
 	loop) timed sh -c "for p in $set_pids; do migratepages \$p $2 $3 || exit 1; done" ;;
 	proc) timed sh -c "for p in $set_pids; do writefile /proc/\$p/migrate '$2 $3' >&2 || exit 1; done" ;;
-	halves) timed sh -c "for p in $set_pids; do movehalves \$p $3 2 >&2 || exit 1; done" ;;
+	halves)
+		# move_pages(2) moves only to nodes of the target's cpuset,
+		# even for root (EACCES): the group allows both, untimed.
+		cg_mems 0-1
+		timed sh -c "for p in $set_pids; do movehalves \$p $3 2 >&2 || exit 1; done"
+		;;
 	loop-P2) timed sh -c "printf '%s\n' $set_pids | xargs -P 2 -I{} migratepages {} $2 $3" ;;
 	loop-PN) timed sh -c "printf '%s\n' $set_pids | xargs -P $ncpus -I{} migratepages {} $2 $3" ;;
 	cpuset)
