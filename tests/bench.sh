@@ -341,8 +341,13 @@ stage_offline() {
 
 ms=$(methods_of "$methods")
 offline_ms=${BENCH_OFFLINE_METHODS:-vacate loop-P2 offline}
+# The CPU features that choose how the kernel copies a page: rep movsb
+# (erms, fsrm) or rep movsq (rep_good), which TCG runs at different speeds.
+copy_flags=$(awk -F: '/^flags/ { print $2; exit }' /proc/cpuinfo | tr ' ' '\n' |
+	grep -xE 'erms|fsrm|rep_good' | tr '\n' ' ')
 echo "# bench: $nnodes nodes, $ncpus CPUs (loop-PN: N=$ncpus), $reps rounds;" \
-	"methods: $ms (offline stage: $offline_ms); stages: $stages"
+	"methods: $ms (offline stage: $offline_ms); stages: $stages;" \
+	"QEMU -cpu ${BENCH_CPU:-max}, copy flags: ${copy_flags:-none}"
 cg_setup
 set_dirs="" set_pids="" set_n=0
 for stage in $stages; do
