@@ -16,15 +16,9 @@ V0=/sys/devices/system/node/node0/vacate
 MW=/sys/module/vacate/parameters/max_workers
 NPROC=6
 # 16 MiB each, less where node 0 has less room (the KASAN guest): the
-# workloads go back to node 0 between rounds, and the kernel's own
-# allocations there meanwhile must not leave them short (seen: ENOMEM
-# with 96 MiB on 6.12's KASAN guest).
-# The workload maps whole 2 MiB chunks: an even size.
-free0=$(node_free_mib 0)
-room=$(((free0 - 48) / NPROC / 2 * 2))
-MIB=$((room < 16 ? room : 16))
-[ $MIB -ge 4 ] || MIB=4
-diag "node 0: $free0 MiB free above min: $NPROC workloads of $MIB MiB"
+# workloads go back to node 0 between rounds.
+MIB=$(wl_mib 0 $NPROC 16)
+diag "node 0: $(node_free_mib 0) MiB free above min: $NPROC workloads of $MIB MiB"
 LIMIT_MS=2000
 
 expect "max_workers knob, default 16" "$(cat $MW 2>&1)" "16"
@@ -94,14 +88,13 @@ done
 expect "max_workers 16 again" "$(writefile $MW 16)" "ok 2"
 
 # SIGKILL: the writer and every thread gone within 2 s.
-workers_alive() { grep -qs '^kvacate0/' /proc/[0-9]*/comm; }
 writefile $V0 1-3 > /tmp/vacate-kill.$$ &
 writer=$!
-until workers_alive; do
+until vacate_threads_alive 0; do
 	sleep 0.01
 done
 sleep 0.1
-expect_killed $writer /tmp/vacate-kill.$$ $LIMIT_MS "writer and threads" workers_alive
+expect_killed $writer /tmp/vacate-kill.$$ $LIMIT_MS "writer and threads" vacate_threads_alive 0
 w=$(where_all $dirs)
 diag "after the kill: $w"
 expect_match "  the walk stopped: pages left on node 0" "$w" "N0=[1-9]*"

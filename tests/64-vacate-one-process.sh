@@ -20,12 +20,9 @@ plan 40
 V0=/sys/devices/system/node/node0/vacate
 MW=/sys/module/vacate/parameters/max_workers
 LIMIT_MS=2000
-# 64 MiB, less where node 0 has less room (the KASAN guest); whole 2 MiB
-# chunks for THP.
-free0=$(node_free_mib 0)
-room=$(((free0 - 48) / 2 * 2))
-MIB=$((room < 64 ? room : 64))
-diag "node 0: $free0 MiB free above min: one workload of $MIB MiB"
+# 64 MiB, less where node 0 has less room (the KASAN guest).
+MIB=$(wl_mib 0 1 64)
+diag "node 0: $(node_free_mib 0) MiB free above min: one workload of $MIB MiB"
 
 expect "max_workers 16" "$(cat $MW)" "16"
 # Swap off: a page swapped out is on no node (see 55).
@@ -49,8 +46,6 @@ worker_ticks() {
 		done
 	done | awk '{ last[$1] = $2 } END { for (n in last) print n, last[n] }'
 }
-
-workers_alive() { grep -qs '^kvacate0/' /proc/[0-9]*/comm; }
 
 # shares TICKS_LINES: "NAME... : both" when there are two threads and the
 # smaller did at least a quarter of their total, else the figures.
@@ -108,11 +103,11 @@ for kind in anon thp; do
 	if [ $kind = anon ]; then
 		writefile $V0 1 > $out &
 		writer=$!
-		until workers_alive; do
+		until vacate_threads_alive 0; do
 			sleep 0.01
 		done
 		sleep 0.1
-		expect_killed $writer $out $LIMIT_MS "writer and threads" workers_alive
+		expect_killed $writer $out $LIMIT_MS "writer and threads" vacate_threads_alive 0
 		w=$(wl_cmd "$d" where)
 		diag "  after the kill: $w"
 		expect_match "  the walk stopped: pages left on node 0" "$w" "N0=[1-9]*"

@@ -356,6 +356,21 @@ node_free_mib() { echo $(($(zoneinfo_kib "$1" above-min) / 1024)); }
 # the loss of a whole workload). Fold the per-CPU counters first.
 free_kib() { zoneinfo_kib "${1:-}" pcp; }
 
+# wl_mib NODE N MAX: the MiB each of N workloads may map on NODE, at most
+# MAX, in whole 2 MiB chunks (the workload's unit), 48 MiB left above the
+# min watermark for the kernel's own allocations meanwhile (the KASAN
+# guest has little room: seen ENOMEM with 6 x 16 MiB on 6.12's), and at
+# least 4.
+wl_mib() {
+	wm=$((($(node_free_mib "$1") - 48) / $2 / 2 * 2))
+	[ $wm -le "$3" ] || wm=$3
+	[ $wm -ge 4 ] || wm=4
+	echo $wm
+}
+
+# vacate_threads_alive NODE: some kvacateNODE/ thread exists.
+vacate_threads_alive() { grep -qs "^kvacate$1/" /proc/[0-9]*/comm; }
+
 # wl_hog NODE LEAVE_MIB: a workload that fills NODE until LEAVE_MIB are left
 # above its min watermark.
 wl_hog() { wl_start anon $((($(node_free_mib "$1") - $2) / 2 * 2)) "$1"; }
