@@ -373,7 +373,25 @@ vacate_threads_alive() { grep -qs "^kvacate$1/" /proc/[0-9]*/comm; }
 
 # wl_hog NODE LEAVE_MIB: a workload that fills NODE until LEAVE_MIB are left
 # above its min watermark.
-wl_hog() { wl_start anon $((($(node_free_mib "$1") - $2) / 2 * 2)) "$1"; }
+# The free memory is read once it has settled (node_free_settled): the
+# pages of a workload stopped just before are still being freed (seen: a
+# hog asked to leave 24 MiB left 79).
+wl_hog() { wl_start anon $((($(node_free_settled "$1") - $2) / 2 * 2)) "$1"; }
+
+# node_free_settled NODE: node_free_mib once two reads 0.5 s apart differ
+# by at most 1 MiB (5 s at most).
+node_free_settled() {
+	nf_last=$(node_free_mib "$1")
+	nf_i=0
+	while [ $nf_i -lt 10 ]; do
+		sleep 0.5
+		nf_now=$(node_free_mib "$1")
+		[ $((nf_now - nf_last)) -gt 1 ] || [ $((nf_last - nf_now)) -gt 1 ] || break
+		nf_last=$nf_now
+		nf_i=$((nf_i + 1))
+	done
+	echo "$nf_now"
+}
 
 # The allocator warns when a __GFP_THISNODE destination is full; tests that
 # fill a node on purpose bracket that with these markers. They go to the
