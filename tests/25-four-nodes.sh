@@ -38,15 +38,25 @@ wl_stop "$w"
 # (seen: 0 MiB, and nothing of the workload could move): a new hog leaves
 # 24 MiB again.
 w=$(wl_start anon 64 0)
+# A guard: more hogs while more than 40 MiB are left (before
+# node_free_mib counted the per-CPU lists, a hog left 49 MiB and all 64
+# MiB fitted).
 wl_stop "$hog"
-hog=$(wl_hog 3 24)
-diag "node 3: $(node_free_mib 3) MiB free above min"
+hogs=""
+i=0
+while [ $i -lt 5 ] && [ "$(node_free_mib 3)" -gt 40 ]; do
+	hogs="$hogs $(wl_hog 3 24)"
+	i=$((i + 1))
+done
+diag "node 3: $(node_free_mib 3) MiB free above min ($i hog(s))"
 expect_alloc_failure
 expect "vacate to a full node: ENOMEM" "$(node_vacate 0 3)" "err ENOMEM"
 end_alloc_failure
 expect "pattern intact after ENOMEM" "$(wl_cmd "$w" verify)" "ok 16384"
 expect_match "some pages moved, some stayed" "$(wl_cmd "$w" where)" "N0=[1-9]* N3=[1-9]* err=0"
-wl_stop "$hog"
+for h in $hogs; do
+	wl_stop "$h"
+done
 expect "with room again the vacate completes" "$(node_vacate_settled 0 3)" "ok 1"
 expect_placement "all on node 3" "$w" "N3=16384"
 wl_stop "$w"

@@ -332,20 +332,22 @@ node_vacate_settled() { settled node_vacate "$1" "$2"; }
 
 # zoneinfo_kib NODE HOW: free memory in KiB from /proc/zoneinfo, of NODE
 # or (NODE empty) of every node: the zones' free pages, plus the pages in
-# the allocator's per-CPU lists (HOW pcp), or less the min watermarks
+# the allocator's per-CPU lists (HOW pcp), and less the min watermarks
 # (HOW above-min).
 zoneinfo_kib() {
 	awk -v node="${1:+Node $1,}" -v how="$2" '
 	/^Node/ { in_node = node == "" || ($1 " " $2) == node }
 	!in_node { next }
 	$1 == "pages" && $2 == "free" { n += $3 }
-	$1 == "count:" && how == "pcp" { n += $2 }
+	$1 == "count:" && how != "" { n += $2 }
 	$1 == "min" && how == "above-min" { n -= $2 }
 	END { print n * 4 }' /proc/zoneinfo
 }
 
 # node_free_mib NODE: MiB a bound allocation can still take on NODE, the
-# free pages above the min watermark. With THP enabled, khugepaged raises
+# free pages above the min watermark, those in the per-CPU lists included
+# (6.12's lists grow to tens of MiB: a workload's pages freed just before
+# sit there, and a hog sized without them left 49 MiB instead of 24). With THP enabled, khugepaged raises
 # min_free_kbytes to about 22 MiB per zone here: a hog that counted
 # MemFree and left 24 MiB dipped below it and was OOM-killed.
 node_free_mib() { echo $(($(zoneinfo_kib "$1" above-min) / 1024)); }
@@ -373,25 +375,7 @@ vacate_threads_alive() { grep -qs "^kvacate$1/" /proc/[0-9]*/comm; }
 
 # wl_hog NODE LEAVE_MIB: a workload that fills NODE until LEAVE_MIB are left
 # above its min watermark.
-# The free memory is read once it has settled (node_free_settled): the
-# pages of a workload stopped just before are still being freed (seen: a
-# hog asked to leave 24 MiB left 79).
-wl_hog() { wl_start anon $((($(node_free_settled "$1") - $2) / 2 * 2)) "$1"; }
-
-# node_free_settled NODE: node_free_mib once two reads 0.5 s apart differ
-# by at most 1 MiB (5 s at most).
-node_free_settled() {
-	nf_last=$(node_free_mib "$1")
-	nf_i=0
-	while [ $nf_i -lt 10 ]; do
-		sleep 0.5
-		nf_now=$(node_free_mib "$1")
-		[ $((nf_now - nf_last)) -gt 1 ] || [ $((nf_last - nf_now)) -gt 1 ] || break
-		nf_last=$nf_now
-		nf_i=$((nf_i + 1))
-	done
-	echo "$nf_now"
-}
+wl_hog() { wl_start anon $((($(node_free_mib "$1") - $2) / 2 * 2)) "$1"; }
 
 # The allocator warns when a __GFP_THISNODE destination is full; tests that
 # fill a node on purpose bracket that with these markers. They go to the
