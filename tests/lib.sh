@@ -332,22 +332,20 @@ node_vacate_settled() { settled node_vacate "$1" "$2"; }
 
 # zoneinfo_kib NODE HOW: free memory in KiB from /proc/zoneinfo, of NODE
 # or (NODE empty) of every node: the zones' free pages, plus the pages in
-# the allocator's per-CPU lists (HOW pcp), and less the min watermarks
+# the allocator's per-CPU lists (HOW pcp), or less the min watermarks
 # (HOW above-min).
 zoneinfo_kib() {
 	awk -v node="${1:+Node $1,}" -v how="$2" '
 	/^Node/ { in_node = node == "" || ($1 " " $2) == node }
 	!in_node { next }
 	$1 == "pages" && $2 == "free" { n += $3 }
-	$1 == "count:" && how != "" { n += $2 }
+	$1 == "count:" && how == "pcp" { n += $2 }
 	$1 == "min" && how == "above-min" { n -= $2 }
 	END { print n * 4 }' /proc/zoneinfo
 }
 
 # node_free_mib NODE: MiB a bound allocation can still take on NODE, the
-# free pages above the min watermark, those in the per-CPU lists included
-# (6.12's lists grow to tens of MiB: a workload's pages freed just before
-# sit there, and a hog sized without them left 49 MiB instead of 24). With THP enabled, khugepaged raises
+# free pages above the min watermark. With THP enabled, khugepaged raises
 # min_free_kbytes to about 22 MiB per zone here: a hog that counted
 # MemFree and left 24 MiB dipped below it and was OOM-killed.
 node_free_mib() { echo $(($(zoneinfo_kib "$1" above-min) / 1024)); }
@@ -416,7 +414,6 @@ ksft_result() {
 
 # ksft_totals OUT: the harness's "# Totals:" line ("pass:N fail:N ...").
 ksft_totals() { sed -n 's/^# Totals: //p' "$1"; }
-
 
 # DAMON's sysfs interface (CONFIG_DAMON_SYSFS).
 DAMON_D=/sys/kernel/mm/damon/admin/kdamonds
