@@ -79,7 +79,7 @@ expect "target exec'd" "$(cat "/proc/$target/comm")" "sleep"
 echo go > /tmp/go.$$
 wait $writer || true
 expect "target exec'd after open: ESRCH" "$(tail -n 1 /tmp/out.$$)" "err ESRCH"
-expect "a fresh open reaches the new image" "$(migrate_proc "$target" 0 1)" "ok 3"
+expect "a fresh open reaches the new image" "$(settled migrate_proc "$target" 0 1)" "ok 3"
 kill "$target"
 rm -f /tmp/go.$$ /tmp/go.$$.exec /tmp/out.$$
 expect_no_isolated
