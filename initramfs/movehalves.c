@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	struct slice slices[MAX_THREADS];
 	thrd_t threads[MAX_THREADS];
 	unsigned long n, i, per, moved = 0;
-	int node, nthreads, t, err = 0;
+	int pid, node, nthreads, t, err = 0;
 	int *nodes, *status;
 	void **pages;
 
@@ -103,6 +103,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: movehalves PID NODE THREADS (1-%d)\n", MAX_THREADS);
 		return 2;
 	}
+	pid = atoi(argv[1]);
 	node = atoi(argv[2]);
 	n = page_list(argv[1], &pages);
 	if (!n)
@@ -119,7 +120,7 @@ int main(int argc, char **argv)
 		unsigned long first = t * per < n ? t * per : n;
 		unsigned long last = first + per < n ? first + per : n;
 
-		slices[t] = (struct slice){ atoi(argv[1]), pages + first, nodes + first,
+		slices[t] = (struct slice){ pid, pages + first, nodes + first,
 					    status + first, last - first, 0 };
 		if (thrd_create(&threads[t], move_slice, &slices[t]) != thrd_success)
 			return fail(EAGAIN);

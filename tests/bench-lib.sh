@@ -259,17 +259,16 @@ damon_move() {
 	if [ "$r" = "ok 12" ]; then
 		t0=$(uptime_ms)
 		echo on > "$DAMON_D/0/state"
-		until set_where off "$1"; do
-			[ $(($(uptime_ms) - t0)) -lt $((DAMON_LIMIT_S * 1000)) ] || break
+		while ! set_where off "$1"; do
+			if [ $(($(uptime_ms) - t0)) -ge $((DAMON_LIMIT_S * 1000)) ]; then
+				echo "# damon: after $DAMON_LIMIT_S s still on node $1: $why"
+				t0=""
+				break
+			fi
 			sleep 0.1
 		done
-		t1=$(uptime_ms)
+		[ -z "$t0" ] || us=$((($(uptime_ms) - t0) * 1000))
 		echo off > "$DAMON_D/0/state"
-		if set_where off "$1"; then
-			us=$(((t1 - t0) * 1000))
-		else
-			echo "# damon: after $DAMON_LIMIT_S s still on node $1: $why"
-		fi
 	else
 		progress "damon: migrate_cold refused: $r"
 	fi
@@ -315,9 +314,10 @@ reversed() {
 }
 
 # record METHOD: add "STAGE,KIND,PROCS,MIB,NODES,METHOD,US,CHECK" to the
-# point's lines (STAGE@MODEL under a QEMU -cpu model other than max) (printed once the patterns are verified). A run without
-# a time, with a failed check, or after the set could not be put back
-# where it belongs ($broken) is "bad".
+# point's lines (printed once the patterns are verified); STAGE is
+# STAGE@MODEL under a QEMU -cpu model other than max. A run without a
+# time, with a failed check, or after the set could not be put back where
+# it belongs ($broken) is "bad".
 record() {
 	[ -n "$us" ] && [ "$check" = ok ] && [ "$broken" = 0 ] || check=bad
 	lines="$lines $stage$cpu_tag,$kind,$set_n,$mib,$nnodes,$1,${us:-0},$check"

@@ -11,8 +11,8 @@
 # PROT_NONE reservation, moved node 0 <-> 1: what address space with no
 # page in it costs) or oneproc (one process of MIB, moved node 0 <-> 1:
 # what several workers on one process buy) or damon (8 processes moved
-# node 0 <-> 1 by vacate and by DAMON's migrate_cold). KIND is anon (4 KiB pages) or thp; for reserve
-# anon+NG, N the GiB reserved.
+# node 0 <-> 1 by vacate and by DAMON's migrate_cold). KIND is anon (4 KiB
+# pages) or thp; for reserve anon+NG, N the GiB reserved.
 # METHOD is one of tests/bench-lib.sh's move() (vacate, vacate-1w, loop,
 # loop-P2, loop-PN, cpuset, offline, proc, halves, damon), or pageout
 # (process_madvise(MADV_PAGEOUT) per process) or swap ("0 1 swap" to
