@@ -14,8 +14,8 @@
 # Under TCG a fork and exec costs tens of milliseconds, so everything that
 # runs after every timed move uses shell builtins only: ask() talks to the
 # workload's FIFOs directly, without lib.sh's wl_cmd and its timeout. The
-# exception is timed()'s vmstat line: two awk runs per move, both outside
-# the timed window.
+# exception is timed()'s counters line: three awk runs per move, all
+# outside the timed window.
 
 BENCH_CG=/sys/fs/cgroup/bench
 VACATE_KNOB=/sys/module/vacate/parameters/max_workers
@@ -156,30 +156,46 @@ cg_move() {
 	cg_mems "$2"
 }
 
-# The /proc/vmstat counters that tell how a move went: pages and THPs
-# migrated or not, THPs split for want of a free huge page on the
-# destination, direct compaction.
+# The counters that tell how a move went, printed on the console for each
+# timed run: from /proc/vmstat, pages and THPs migrated or not, THPs split
+# for want of a free huge page on the destination, direct compaction; then
+# context switches, TLB shootdown interrupts, and each CPU's busy time in
+# jiffies (user, nice, system, irq, softirq): under TCG a context switch
+# or a shootdown costs the emulator a flush of its soft TLB, and the busy
+# times say which vCPUs worked.
 VMSTAT_KEYS="pgmigrate_success pgmigrate_fail thp_migration_success thp_migration_fail thp_migration_split compact_stall"
 
-# vmstat_snap: those counters' values, in that order, on one line.
-vmstat_snap() {
+# counters: those counters as NAME=VALUE words, always in the same order.
+counters() {
 	awk -v keys="$VMSTAT_KEYS" 'BEGIN { n = split(keys, k) }
-		{ v[$1] = $2 } END { for (i = 1; i <= n; i++) printf "%d ", v[k[i]] }' /proc/vmstat
+		FILENAME ~ /vmstat/ { v[$1] = $2; next }
+		$1 == "ctxt" { ctxt = $2; next }
+		$1 ~ /^cpu[0-9]/ { busy[ncpu++] = $2 + $3 + $4 + $7 + $8; next }
+		$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) tlb += $i }
+		END {
+			for (i = 1; i <= n; i++) printf "%s=%d ", k[i], v[k[i]]
+			printf "ctxt=%d tlb_shootdowns=%d", ctxt, tlb
+			for (i = 0; i < ncpu; i++) printf " cpu%d_busy=%d", i, busy[i]
+		}' /proc/vmstat /proc/stat /proc/interrupts
 }
 
 # timed COMMAND...: run COMMAND under timeit; its microseconds in $us, or
 # $us empty when COMMAND failed (its output then in /tmp/bench.err). The
 # console (not the terminal) gets what it changed in the counters above.
 timed() {
-	v0=$(vmstat_snap)
+	c0=$(counters)
 	if ! us=$(timeit "$@" 2> /tmp/bench.err); then
 		progress "$method failed: $(head -n 3 /tmp/bench.err | tr '\n' ' ')"
 		us=""
 	fi
-	echo "$VMSTAT_KEYS" "$v0" "$(vmstat_snap)" | awk -v m="$method" '{
-		n = NF / 3
+	echo "$c0 $(counters)" | awk -v m="$method" '{
+		n = NF / 2
 		printf "# vmstat %s:", m
-		for (i = 1; i <= n; i++) printf " %s=%d", $i, $(2 * n + i) - $(n + i)
+		for (i = 1; i <= n; i++) {
+			split($i, a, "=")
+			split($(n + i), b, "=")
+			printf " %s=%d", a[1], b[2] - a[2]
+		}
 		print "" }'
 }
 
