@@ -22,6 +22,8 @@
 #   blocks can be taken offline (the bench's offline stage, topology dimm),
 #   ACCEL=kvm opts into KVM (TCG is the default: nested KVM hangs here),
 #   QEMU_CPU the -cpu model (default max; the bench's CPU boots),
+#   QEMU_MONITOR a path: QEMU's human monitor listens on that Unix
+#   socket (scripts/watch-qemu.sh reads its TCG counters),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
 #   Every guest gets a second disk, /dev/vda: a fresh 256 MiB ext4 image
@@ -92,6 +94,9 @@ fi
 # among them), before the series runs at all.
 [ "$profile" != debug ] || extra="$extra no5lvl"
 
+monitor=none
+[ -z "${QEMU_MONITOR:-}" ] || monitor=unix:$QEMU_MONITOR,server,nowait
+
 mkdir -p "$(dirname "$log")"
 disk=${log%.log}.ext4
 rm -f "$disk"
@@ -101,7 +106,7 @@ set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "${QEMU_CPU:-max}" \
 	-m "$ram" -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
 	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-} rig.shape=${PROFILE_SHAPE:-}$extra" \
-	-display none -monitor none -no-reboot
+	-display none -monitor "$monitor" -no-reboot
 
 if [ "$mode" = shell ]; then
 	exec "$@" -serial mon:stdio

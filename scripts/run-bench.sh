@@ -27,7 +27,10 @@
 # the environment reach the guest in /etc/bench.env, a second archive
 # appended to a copy of the initramfs (with the boot's BENCH_STAGES).
 # Console: build/$KVER/log/bench-NODESnode-STAGES.log; results:
-# build/$KVER/bench/ (scripts/bench-report.sh).
+# build/$KVER/bench/ (scripts/bench-report.sh). BENCH_QEMU_WATCH=1 also
+# reads QEMU's TCG counters while each guest runs (scripts/watch-qemu.sh,
+# beside the console as .qemu) and writes them per timed run to
+# build/$KVER/bench/qemu.txt (scripts/qemu-counters.awk).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,6 +93,11 @@ rm -f "$out"/*.csv "$out"/*.dat "$out"/*.png "$out"/*.md "$out"/*.txt
 : > "$out/raw.csv"
 : > "$out/notes.txt"
 : > "$out/setup.txt"
+# What two busy host threads get against one: the cap on any parallel
+# method in a guest (docs/performance.md).
+cores=$("$top/scripts/host-cores.sh")
+echo "==> [$KVER] bench: $cores"
+echo "- $cores, before the first guest" >> "$out/setup.txt"
 for b in $boots; do
 	IFS=: read -r nodes cpn mem threads stages profile cpu <<-END
 	$b
@@ -109,11 +117,21 @@ for b in $boots; do
 	echo "- $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node${hotplug:+ (node 1 a DIMM onlined movable)}, QEMU -accel $accel -cpu $cpu," \
 		"kernel ${kernel#"$top"/} of $(date -u -r "$kernel" '+%Y-%m-%d %H:%M UTC')" \
 		"(sha256 $(sha256sum "$kernel" | cut -c1-12); console: ${log#"$top"/})" >> "$out/setup.txt"
+	sock=""
+	if [ "${BENCH_QEMU_WATCH:-0}" = 1 ]; then
+		sock=${log%.log}.sock
+		rm -f "$sock"
+	fi
 	PROFILE=$profile NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem HOTPLUG_NODE=$hotplug ACCEL=$accel \
-		QEMU_CPU=$cpu INITRAMFS=$(initrd "$stages" "$profile" "$cpu") \
+		QEMU_CPU=$cpu INITRAMFS=$(initrd "$stages" "$profile" "$cpu") QEMU_MONITOR=$sock \
 		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
 		"$top/scripts/boot-guest.sh" bench 2node "$log" &
 	boot=$!
+	watcher=""
+	if [ -n "$sock" ]; then
+		"$top/scripts/watch-qemu.sh" "$sock" "$log" > "${log%.log}.qemu" &
+		watcher=$!
+	fi
 	load0=$(cut -d' ' -f1-3 /proc/loadavg)
 	heartbeat "$log" "[$KVER ${nodes}node]" &
 	beat=$!
@@ -126,6 +144,10 @@ for b in $boots; do
 	echo "  (host load average, 1/5/15 min: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end)" \
 		>> "$out/setup.txt"
 	tr -d '\r' < "$log" | grep '^bench,' >> "$out/raw.csv" || true
+	if [ -n "$watcher" ]; then
+		wait "$watcher" || true
+		awk -f "$top/scripts/qemu-counters.awk" "${log%.log}.qemu" "$log" >> "$out/qemu.txt"
+	fi
 	tr -d '\r' < "$log" | grep -E "^$notes" >> "$out/notes.txt" || true
 	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
 	if [ $rc -ne 0 ] || [ "$2" -ne 0 ]; then

@@ -1,0 +1,34 @@
+# qemu-counters.awk WATCH CONSOLE: each timed run of a bench console
+# (tests/bench.sh's "bench,..." rows, their "# vmstat" lines before them)
+# with what QEMU did meanwhile, from scripts/watch-qemu.sh's lines WATCH.
+# The window is the polls around the run: from the last poll before it
+# started to the first after its counters line; rates are the counters'
+# differences over that window's length. One line per run:
+#   STAGE KIND MIB METHOD SECONDS TLB_FULL/s TLB_PARTIAL/s TB_INVAL/s
+#   QEMU_CPUS QEMU_CSW/s GUEST_COUNTERS...
+# QEMU_CPUS is the host CPUs its threads kept busy on average (ticks at
+# 100 per second); GUEST_COUNTERS the run's "# vmstat" line.
+FNR == NR {
+	n++
+	t[n] = $1; lines[n] = $2; inv[n] = $4; full[n] = $5; part[n] = $6
+	ticks[n] = $8; csw[n] = $9
+	next
+}
+{ sub(/\r$/, "") }
+/^# vmstat / { vline = FNR; guest = $0; sub(/^# vmstat [^:]*: /, "", guest); next }
+/^bench,/ {
+	split($0, f, ",")
+	secs = f[8] / 1e6
+	for (j = 1; j <= n && lines[j] < vline; j++)
+		;
+	if (j > n)
+		next
+	for (i = j; i > 1 && t[i] > t[j] - secs - 0.3; i--)
+		;
+	dt = t[j] - t[i]
+	if (dt <= 0)
+		next
+	printf "%s %s %s %s %.3f %.0f %.0f %.0f %.2f %.0f %s\n", f[2], f[3], f[5], f[7], secs,
+		(full[j] - full[i]) / dt, (part[j] - part[i]) / dt, (inv[j] - inv[i]) / dt,
+		(ticks[j] - ticks[i]) / dt / 100, (csw[j] - csw[i]) / dt, guest
+}
