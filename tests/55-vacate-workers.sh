@@ -88,13 +88,7 @@ done
 expect "max_workers 16 again" "$(writefile $MW 16)" "ok 2"
 
 # SIGKILL: the writer and every thread gone within 2 s.
-writefile $V0 1-3 > /tmp/vacate-kill.$$ &
-writer=$!
-until vacate_threads_alive 0; do
-	sleep 0.01
-done
-sleep 0.1
-expect_killed $writer /tmp/vacate-kill.$$ $LIMIT_MS "writer and threads" vacate_threads_alive 0
+expect_vacate_killed 0 1-3 $LIMIT_MS
 w=$(where_all $dirs)
 diag "after the kill: $w"
 expect_match "  the walk stopped: pages left on node 0" "$w" "N0=[1-9]*"

@@ -101,13 +101,7 @@ for kind in anon thp; do
 	# SIGKILL mid-walk: both threads gone within 2 s (4 KiB pages: a
 	# THP walk can be over before the signal).
 	if [ $kind = anon ]; then
-		writefile $V0 1 > $out &
-		writer=$!
-		until vacate_threads_alive 0; do
-			sleep 0.01
-		done
-		sleep 0.1
-		expect_killed $writer $out $LIMIT_MS "writer and threads" vacate_threads_alive 0
+		expect_vacate_killed 0 1 $LIMIT_MS
 		w=$(wl_cmd "$d" where)
 		diag "  after the kill: $w"
 		expect_match "  the walk stopped: pages left on node 0" "$w" "N0=[1-9]*"
