@@ -279,15 +279,18 @@ expect_killed() {
 }
 
 # expect_vacate_killed NODE TO LIMIT_MS: a vacate of NODE to TO whose
-# writer gets SIGKILL as soon as a kvacateNODE/ thread runs, then
-# expect_killed's checks, the threads among what must be gone. No pause
-# before the kill: with one of 0.1 s a vacate of 48 MiB on 6.12's KASAN
-# guest ended first ("can't kill pid", and set -e ended the test).
+# writer gets SIGKILL once 8 MiB have left NODE (its free memory, per-CPU
+# lists included, grew by that much: the walk is under way), then
+# expect_killed's checks, the kvacateNODE/ threads among what must be
+# gone. Waiting for the threads to show in /proc, then 0.1 s, was too
+# late on 6.12's KASAN guest: a vacate of 48 MiB ended first ("can't kill
+# pid"), and one of 60 MiB had moved every page when the kill landed.
 expect_vacate_killed() {
 	kv_out=/tmp/vacate-kill.$$
+	kv_free=$(free_kib "$1")
 	writefile "/sys/devices/system/node/node$1/vacate" "$2" > "$kv_out" &
 	kv_writer=$!
-	until vacate_threads_alive "$1" || [ -s "$kv_out" ]; do
+	until [ $(($(free_kib "$1") - kv_free)) -ge 8192 ] || [ -s "$kv_out" ]; do
 		sleep 0.01
 	done
 	expect_killed $kv_writer "$kv_out" "$3" "writer and threads" vacate_threads_alive "$1"
