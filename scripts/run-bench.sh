@@ -95,9 +95,10 @@ rm -f "$out"/*.csv "$out"/*.dat "$out"/*.png "$out"/*.md "$out"/*.txt
 : > "$out/setup.txt"
 # What two busy host threads get against one: the cap on any parallel
 # method in a guest (docs/performance.md).
-cores=$("$top/scripts/host-cores.sh")
-echo "==> [$KVER] bench: $cores"
-echo "- $cores, before the first guest" >> "$out/setup.txt"
+"$top/scripts/host-cores.sh" | while read -r line; do
+	echo "==> [$KVER] bench: $line"
+	echo "- $line, before the first guest" >> "$out/setup.txt"
+done
 for b in $boots; do
 	IFS=: read -r nodes cpn mem threads stages profile cpu <<-END
 	$b

@@ -19,7 +19,8 @@ while [ ! -S "$sock" ]; do
 	[ $i -lt 600 ] || { echo "watch-qemu: no monitor at $sock" >&2; exit 1; }
 	sleep 0.1
 done
-pid=$(pgrep -f "file:$log" | head -n 1)
+# QEMU itself, not the timeout(1) that started it (same arguments).
+pid=$(pgrep -f "^qemu-system.*file:$log" | head -n 1)
 
 # qemu_threads: the CPU ticks and the context switches of QEMU's threads.
 # A thread's name ("CPU 0/TCG") may hold spaces: its stat fields are

@@ -348,6 +348,17 @@ copy_flags=$(awk -F: '/^flags/ { print $2; exit }' /proc/cpuinfo | tr ' ' '\n' |
 echo "# bench: $nnodes nodes, $ncpus CPUs (loop-PN: N=$ncpus), $reps rounds;" \
 	"methods: $ms (offline stage: $offline_ms); stages: $stages;" \
 	"QEMU -cpu ${BENCH_CPU:-max}, copy flags: ${copy_flags:-none}"
+# Before the oneproc stage's THP moves: what QEMU's direct-mapped soft TLB
+# makes of a page copy whose source and destination share an index (skew
+# 0, as in every THP copy) or not (skew 1), for each way a kernel copies
+# (docs/performance.md, "6.12's THP moves under TCG").
+case " $stages " in
+*" oneproc "*)
+	for c in movsb movsq loop; do
+		echo "# bench: soft-TLB probe, 16 MiB page by page with $c:" \
+			"$(tlbcopy -c $c -m 16 -r 2 0 1 | tr '\n' ' ')"
+	done ;;
+esac
 cg_setup
 set_dirs="" set_pids="" set_n=0
 for stage in $stages; do
