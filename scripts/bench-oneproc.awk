@@ -3,9 +3,10 @@
 # process of -v mib=MIB, each kind, moved node 0 <-> 1 by each method.
 # For each method, the median and interquartile range, the speed-up of
 # vacate over it (its median / vacate's) and whether the two are
-# quartiles apart (one's third quartile below the other's first). Issue 25's goal: vacate at least
-# 1.6x migratepages (loop) and its one-worker run (vacate-1w), quartiles
-# apart, and not slower than move_pages(2) from 2 threads (halves).
+# quartiles apart (one's third quartile below the other's first).
+# Issue 25's goal: vacate at least 1.6x migratepages (loop) and its
+# one-worker run (vacate-1w), quartiles apart, and not slower than
+# move_pages(2) from 2 threads (halves).
 BEGIN { FS = "," }
 NR > 1 && $1 == stage && $4 == mib && $7 > 0 {
 	if (!($2 in kseen)) { kseen[$2] = 1; kinds[++nk] = $2 }
