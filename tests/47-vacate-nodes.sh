@@ -55,10 +55,32 @@ cpuset_drop "$cg"
 # Node 3 gets plenty of free 4 KiB pages and no free 2 MiB block: no
 # huge page pool there, a fragmenting hog whose pages compaction may not
 # move (locked, compact_unevictable_allowed 0), no swap to make room.
+# Proactive compaction off: a node kept this fragmented scores above its
+# trigger, and kcompactd would move B's and C's pages about within node 3
+# every 500 ms, each batch under migration entries that move_pages(2)
+# reads as on no node (seen once on 6.12: C's "N3=1821 err=211").
 swapoff /dev/zram0
 echo 0 > $H3
 cua=$(cat $CUA)
 echo 0 > $CUA
+CP=/proc/sys/vm/compaction_proactiveness
+cp=$(cat $CP)
+echo 0 > $CP
+
+# where_settled DIR: wait (5 s at most) until no page of the workload reads
+# as on no node. With swap off that can only be a migration entry of a
+# compaction that a failed 2 MiB allocation woke (kswapd wakes kcompactd):
+# the vacate's own are gone when its write returns. A page still missing
+# after 5 s fails the placement check that follows.
+where_settled() {
+	ws_i=0
+	while [ $ws_i -lt 50 ] && ! wl_cmd "$1" where | grep -q ' err=0$'; do
+		ws_i=$((ws_i + 1))
+		sleep 0.1
+	done
+	[ $ws_i -eq 0 ] || diag "$1: pages under migration for ${ws_i}00 ms:" \
+		"$(grep -E '^(compact_(isolated|daemon_wake|stall)|pgmigrate_success) ' /proc/vmstat | tr '\n' ' ')"
+}
 
 # no_huge_page_on_3 DESC: asking for a pool of one huge page on node 3
 # leaves it empty (the allocation, compaction included, fails).
@@ -78,7 +100,7 @@ hogout=/tmp/fraghog.$$
 : > $hogout
 taskset -c 3 fraghog -n 3 -m $(($(node_free_mib 3) - 16)) > $hogout 2>&1 &
 hog=$!
-trap 'kill $hog 2>/dev/null || true' EXIT
+trap 'kill $hog 2>/dev/null || true; echo "$cp" > $CP' EXIT
 i=0
 until grep -q ready $hogout || [ $i -gt 600 ] || ! kill -0 $hog 2>/dev/null; do
 	i=$((i + 1))
@@ -97,6 +119,8 @@ expect "vacate node 0 to 3: A cannot go, C's pinned pages stay: ENOMEM" \
 	"$(node_vacate 0 3)" "err ENOMEM"
 end_alloc_failure
 expect_placement "  A's huge pages stayed" "$a" "N0=2048"
+where_settled "$c"
+where_settled "$b"
 expect_placement "  C, after A in the walk, moved but its pinned pages" "$c" "N0=16 N3=2032"
 expect_placement "  B, after A in the walk, moved to node 3" "$b" "N3=4096"
 wl_stop "$c"
@@ -117,6 +141,7 @@ expect_alloc_failure
 expect "vacate node 0 to 1,3: A goes to node 1" "$(node_vacate_settled 0 1,3)" "ok 3"
 end_alloc_failure
 expect_placement "  A's huge pages on node 1 (none fit on node 3)" "$a" "N1=2048"
+where_settled "$b"
 expect_placement "  B, after A in the walk, still to node 3, the nearest" "$b" "N3=4096"
 wl_stop "$b"
 wl_stop "$a"
@@ -126,6 +151,7 @@ wait $hog 2>/dev/null || true
 diag "fraghog: $(cat $hogout)"
 rm -f $hogout
 echo "$cua" > $CUA
+echo "$cp" > $CP
 echo 16 > $H3
 swapon /dev/zram0
 expect "node 3's huge page pool back" "$(cat $H3)" "16"
