@@ -2,7 +2,7 @@
 /*
  * writefile: one write(2) to a file, reporting the exact errno.
  *
- *   writefile [-u UID] [-o OFFSET] [-r REPEAT] [-p FIFO]
+ *   writefile [-u UID] [-o OFFSET] [-r REPEAT] [-p FIFO] [-s SIG | -S SIG]
  *             [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]
  *
  * Prints "ok BYTES", "err ERRNO" (the write failed) or "open err ERRNO".
@@ -20,12 +20,17 @@
  *              "writes=TOTAL ok=FULL [short=N] [ERRNO=N]..."
  *              (write(2)s on one fd wait for each other on the file
  *              position lock; with -o they are pwrite(2)s, truly at once)
+ *   -s SIG     catch signal number SIG with a handler that does nothing,
+ *              installed without SA_RESTART (as bash's SIGINT handler), and
+ *              add " sig=N" to the result: how many were caught
+ *   -S SIG     the same with SA_RESTART (as bash's SIGCHLD handler)
  * DATA may contain \n and \0 escapes.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +140,23 @@ static int make_payload(struct payload *p, char *data, long repeat)
 	return 0;
 }
 
+static volatile sig_atomic_t caught;
+
+static void count_signal(int sig)
+{
+	(void)sig;
+	caught++;
+}
+
+/* -s, -S: catch @sig, with or without SA_RESTART. */
+static int catch_signal(int sig, int flags)
+{
+	struct sigaction sa = { .sa_handler = count_signal, .sa_flags = flags };
+
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL);
+}
+
 static ssize_t write_one(int fd, const struct payload *p, long offset)
 {
 	return offset >= 0 ? pwrite(fd, p->buf, p->len, offset) : write(fd, p->buf, p->len);
@@ -214,12 +236,13 @@ static int write_threads(int fd, const struct payload *payloads, int npayloads,
 int main(int argc, char **argv)
 {
 	long uid = -1, offset = -1, repeat = 1, threads = 0, iterations = 1, i;
+	int catch_sig = 0, catch_flags = 0;
 	struct payload *payloads;
 	const char *fifo = NULL;
 	int opt, fd, ndata;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "+u:o:r:p:t:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:o:r:p:t:i:s:S:")) != -1) {
 		switch (opt) {
 		case 'u': uid = atol(optarg); break;
 		case 'o': offset = atol(optarg); break;
@@ -227,6 +250,8 @@ int main(int argc, char **argv)
 		case 'p': fifo = optarg; break;
 		case 't': threads = atol(optarg); break;
 		case 'i': iterations = atol(optarg); break;
+		case 'S': catch_flags = SA_RESTART; /* fall through */
+		case 's': catch_sig = atoi(optarg); break;
 		default: goto usage;
 		}
 	}
@@ -239,6 +264,10 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		printf("open err %s\n", errname(uid >= 0 ? -fd : errno));
 		return 1;
+	}
+	if (catch_sig && catch_signal(catch_sig, catch_flags)) {
+		perror("writefile: sigaction");
+		return 2;
 	}
 	if (fifo) {
 		char line[16];
@@ -262,14 +291,16 @@ int main(int argc, char **argv)
 		return write_threads(fd, payloads, ndata, threads, iterations, offset);
 
 	n = write_one(fd, &payloads[0], offset);
-	if (n < 0) {
-		printf("err %s\n", errname(errno));
-		return 1;
-	}
-	printf("ok %zd\n", n);
-	return 0;
+	if (n < 0)
+		printf("err %s", errname(errno));
+	else
+		printf("ok %zd", n);
+	if (catch_sig)
+		printf(" sig=%d", (int)caught);
+	printf("\n");
+	return n < 0;
 usage:
 	fprintf(stderr, "usage: writefile [-u UID] [-o OFFSET] [-r N] [-p FIFO] "
-		"[-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]\n");
+		"[-s SIG | -S SIG] [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]\n");
 	return 2;
 }

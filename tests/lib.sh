@@ -477,3 +477,24 @@ damon_setup() {
 	echo 4294967295 > $s/0/access_pattern/age/max
 	echo "$r"
 }
+
+# signal_mid_move NODE SIG COMMAND...: run COMMAND (a writefile that moves
+# pages off NODE) in the background, send it SIG once 8 MiB have left NODE
+# (the walk is under way), wait for it, and print "MS OUTPUT": the ms it
+# took to end after the signal, and what it printed.
+signal_mid_move() {
+	sm_node=$1 sm_sig=$2
+	shift 2
+	sm_out=/tmp/signal-mid-move.$$
+	sm_free=$(free_kib "$sm_node")
+	"$@" > "$sm_out" &
+	sm_pid=$!
+	until [ $(($(free_kib "$sm_node") - sm_free)) -ge 8192 ] || [ -s "$sm_out" ]; do
+		sleep 0.01
+	done
+	sm_start=$(uptime_ms)
+	kill -"$sm_sig" $sm_pid 2>/dev/null || true
+	wait $sm_pid || true
+	echo "$(($(uptime_ms) - sm_start)) $(cat "$sm_out")"
+	rm -f "$sm_out"
+}
