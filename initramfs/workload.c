@@ -19,6 +19,7 @@
  *            page is locked as it faults in
  *   shmlock  SysV shm (shmget, shmat, IPC_RMID at once, so it goes with the
  *            process), shmctl(SHM_LOCK) after the fill
+ *   sysv     the same SysV shm, not locked
  *   ksm      private anonymous, madvise(MADV_MERGEABLE) after the fill: two
  *            ksm workloads of the same -s SEED hold identical pages, which
  *            ksmd merges (the pattern differs from page to page, so one
@@ -84,6 +85,9 @@
  *                       dropped halves
  *   childverify         after split: the child checks the pattern of its
  *                       halves and exits; "ok" or "bad"
+ *   fork                fork a child that touches nothing and waits to be
+ *                       killed (at exit): private pages and swap entries
+ *                       are then shared with it; "ok CHILD_PID"
  *   exit
  */
 #define _GNU_SOURCE
@@ -391,6 +395,19 @@ static void drop_halves(int half)
  * halves, then drop the second halves here. The child waits for SIGUSR1,
  * checks its halves and exits 0 when they hold the pattern.
  */
+/*
+ * In a child forked while a command is served: close every fd but @keep,
+ * the reply FIFO among them, whose reader waits for EOF.
+ */
+static void close_inherited(int keep)
+{
+	int fd;
+
+	for (fd = 3; fd < 1024; fd++)
+		if (fd != keep)
+			close(fd);
+}
+
 static pid_t split_with_child(void)
 {
 	sigset_t usr1;
@@ -407,12 +424,8 @@ static pid_t split_with_child(void)
 		die("fork");
 	if (!pid) {
 		size_t first;
-		int fd;
 
-		/* The reply FIFO among them: its reader waits for EOF. */
-		for (fd = 3; fd < 1024; fd++)
-			if (fd != ready[1])
-				close(fd);
+		close_inherited(ready[1]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigprocmask(SIG_BLOCK, &usr1, NULL);
 		drop_halves(0);
@@ -532,6 +545,41 @@ static void migrate_self(FILE *out, const char *words)
 	close(fd);
 }
 
+/*
+ * A child that shares the region and waits to be killed.  With @touch it
+ * maps every page too, as the child of a "shared" workload does (a
+ * MAP_SHARED page is mapped in the child only once it touches it);
+ * without, it touches nothing ("fork": the parent's private pages and
+ * swap entries are shared with it as fork left them).
+ */
+static pid_t fork_sharer(int touch)
+{
+	int ready[2];
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(ready))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid) {
+		close(ready[1]);
+		if (read(ready[0], &c, 1) != 1)
+			die("sharer");
+		close(ready[0]);
+		return pid;
+	}
+	close_inherited(ready[1]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (touch)
+		touch_all();
+	if (write(ready[1], &c, 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
 static void serve(const char *dir)
 {
 	char cmdpath[4096], replypath[4096], line[256], arg[64];
@@ -594,6 +642,11 @@ static void serve(const char *dir)
 				fprintf(out, "err EINVAL\n");
 			else
 				fprintf(out, "ok %d\n", child = split_with_child());
+		} else if (!strncmp(line, "fork", 4)) {
+			if (child)
+				fprintf(out, "err EINVAL\n");
+			else
+				fprintf(out, "ok %d\n", child = fork_sharer(0));
 		} else if (!strncmp(line, "childverify", 11)) {
 			fprintf(out, child_verify() ? "bad\n" : "ok\n");
 		} else if (!strncmp(line, "unpin", 5)) {
@@ -658,7 +711,7 @@ static char *map_region(const char *kind, size_t len, const char *file)
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED && syscall(SYS_mlock2, p, len, MLOCK_ONFAULT))
 			die("mlock2");
-	} else if (!strcmp(kind, "shmlock"))
+	} else if (!strcmp(kind, "shmlock") || !strcmp(kind, "sysv"))
 		p = map_shm(len);
 	else if (!strcmp(kind, "file")) {
 		if (!file) {
@@ -696,36 +749,6 @@ static char *map_region(const char *kind, size_t len, const char *file)
 	if (p == MAP_FAILED)
 		die("mmap");
 	return p;
-}
-
-/*
- * The child of a "shared" workload maps every page too (a MAP_SHARED page
- * is mapped in the child only once it touches it), then waits.
- */
-static pid_t fork_sharer(void)
-{
-	int ready[2];
-	pid_t pid;
-	char c = 0;
-
-	if (pipe(ready))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid) {
-		close(ready[1]);
-		if (read(ready[0], &c, 1) != 1)
-			die("sharer");
-		close(ready[0]);
-		return pid;
-	}
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	touch_all();
-	if (write(ready[1], &c, 1) != 1)
-		_exit(1);
-	for (;;)
-		pause();
 }
 
 static void make_fifo(const char *dir, const char *name)
@@ -846,7 +869,7 @@ int main(int argc, char **argv)
 	place_and_fill(nodes);
 	settle_region(kind);
 	if (!strcmp(kind, "shared"))
-		child = fork_sharer();
+		child = fork_sharer(1);
 
 	make_fifo(dir, "cmd");
 	make_fifo(dir, "reply");

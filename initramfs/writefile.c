@@ -3,7 +3,7 @@
  * writefile: one write(2) to a file, reporting the exact errno.
  *
  *   writefile [-u UID] [-o OFFSET] [-r REPEAT] [-p FIFO] [-s SIG | -S SIG]
- *             [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]
+ *             [-n NICE] [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]
  *
  * Prints "ok BYTES", "err ERRNO" (the write failed) or "open err ERRNO".
  *   -u UID     open PATH in a child that dropped every id to UID (and so
@@ -24,12 +24,14 @@
  *              installed without SA_RESTART (as bash's SIGINT handler), and
  *              add " sig=N" to the result: how many were caught
  *   -S SIG     the same with SA_RESTART (as bash's SIGCHLD handler)
+ *   -n NICE    write at nice NICE (setpriority(2); busybox has no nice)
  * DATA may contain \n and \0 escapes.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,13 +238,13 @@ static int write_threads(int fd, const struct payload *payloads, int npayloads,
 int main(int argc, char **argv)
 {
 	long uid = -1, offset = -1, repeat = 1, threads = 0, iterations = 1, i;
-	int catch_sig = 0, catch_flags = 0;
+	int catch_sig = 0, catch_flags = 0, nice = 0, set_nice = 0;
 	struct payload *payloads;
 	const char *fifo = NULL;
 	int opt, fd, ndata;
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "+u:o:r:p:t:i:s:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:o:r:p:t:i:s:S:n:")) != -1) {
 		switch (opt) {
 		case 'u': uid = atol(optarg); break;
 		case 'o': offset = atol(optarg); break;
@@ -252,6 +254,7 @@ int main(int argc, char **argv)
 		case 'i': iterations = atol(optarg); break;
 		case 'S': catch_flags = SA_RESTART; /* fall through */
 		case 's': catch_sig = atoi(optarg); break;
+		case 'n': nice = atoi(optarg); set_nice = 1; break;
 		default: goto usage;
 		}
 	}
@@ -264,6 +267,10 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		printf("open err %s\n", errname(uid >= 0 ? -fd : errno));
 		return 1;
+	}
+	if (set_nice && setpriority(PRIO_PROCESS, 0, nice)) {
+		perror("writefile: setpriority");
+		return 2;
 	}
 	if (catch_sig && catch_signal(catch_sig, catch_flags)) {
 		perror("writefile: sigaction");
@@ -301,6 +308,6 @@ int main(int argc, char **argv)
 	return n < 0;
 usage:
 	fprintf(stderr, "usage: writefile [-u UID] [-o OFFSET] [-r N] [-p FIFO] "
-		"[-s SIG | -S SIG] [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]\n");
+		"[-s SIG | -S SIG] [-n NICE] [-t THREADS [-i ITERATIONS]] PATH DATA [DATA...]\n");
 	return 2;
 }

@@ -1,18 +1,22 @@
 #!/bin/sh
 # "FROM TO swap" says ok only when no page is left on FROM: reclaim can
 # unmap a page and keep it (in the swap cache while it is written to a
-# disk, in the page cache when shmem has no swap), and the next touch maps
-# the same page on FROM again. Swap on a file of the virtio disk (ext4),
-# not zram, with anonymous and memfd (shmem) memory: every page must then
-# be gone, and come back on node 1, where the workload runs. shmem with no
-# swap at all: EAGAIN, and every page still on node 0. A swap device that
-# fails every write (null_blk with bad blocks past the swap header):
-# reclaim keeps each page, dirty, in the swap cache: EAGAIN, and every
-# page still on node 0, intact.
+# disk, after a write error), and the next touch maps the same page on
+# FROM again. Swap on a file of the virtio disk (ext4), not zram, with
+# anonymous and memfd (shmem) memory: every page must then be gone, and
+# come back on node 1, where the workload runs. memfd and SysV shared
+# memory with no swap at all: EAGAIN twice, every page still mapped on
+# node 0 (not handed to reclaim, which would unmap them and keep them in
+# their file, out of any later walk's sight). A swap device that fails
+# every write (null_blk with bad blocks past the swap header): reclaim
+# keeps each page, dirty, in the swap cache: EAGAIN twice (the second
+# write finds them behind the swap PTEs), and every page still on node 0,
+# intact; once a forked child shares those swap entries they are shared
+# pages, not eligible: ok, and they stay.
 # topo: 2node mglru
 set -eu
 . ./lib.sh
-plan 28
+plan 41
 
 export WL_CPUS=2-3
 swapfile=/mnt/disk/swapfile
@@ -55,22 +59,25 @@ done
 swapoff "$swapfile"
 rm -f "$swapfile"
 expect "no swap at all" "$(awk 'NR > 1' /proc/swaps | wc -l)" "0"
-# expect_kept KIND DESC: 16 MiB of KIND on node 0; "0 1 swap" says
-# EAGAIN, and so does a second write, before any touch: the pages the
-# first one left unmapped in the page or swap cache are still on node 0.
-# After a touch every page is still on node 0, intact. Six lines.
+# expect_kept KIND DESC WHERE: 16 MiB of KIND on node 0; "0 1 swap" says
+# EAGAIN, and so does a second write, before any touch, the pages then
+# where WHERE says (move_pages(2)): still mapped on node 0, or unmapped
+# but kept in the swap cache on node 0 ("err=4096"). After a touch every
+# page is still on node 0, intact. Six lines; the workload stays, in $w.
 expect_kept() {
 	w=$(wl_start "$1" 16 0)
 	expect "$2, $1: \"0 1 swap\" says EAGAIN" \
 		"$(migrate_proc "$(wl_pid "$w")" 0 1 swap)" "err EAGAIN"
-	expect "  and again, the pages unmapped" \
-		"$(migrate_proc "$(wl_pid "$w")" 0 1 swap) $(wl_cmd "$w" where)" "err EAGAIN err=4096"
+	expect "  and again ($3)" \
+		"$(migrate_proc "$(wl_pid "$w")" 0 1 swap) $(wl_cmd "$w" where)" "err EAGAIN $3"
 	expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
 	expect_placement "  every page still on node 0" "$w" "N0=4096"
-	wl_stop "$w"
 }
 
-expect_kept shmem "no swap"
+expect_kept shmem "no swap" "N0=4096 err=0"
+wl_stop "$w"
+expect_kept sysv "no swap" "N0=4096 err=0"
+wl_stop "$w"
 
 # zswap (on in the mglru guest) would take the pages before the device.
 zswap=/sys/module/zswap/parameters/enabled
@@ -97,7 +104,20 @@ mkswap "$dev" >/dev/null
 swapon "$dev"
 expect "swap is a device that fails writes, alone" \
 	"$(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)" "$dev "
-expect_kept anon "failing swap"
+expect_kept anon "failing swap" "err=4096"
+wl_stop "$w"
+# Swap entries a forked child shares: shared pages, which eviction never
+# takes and does not count, as MADV_PAGEOUT (before: EAGAIN, which no
+# retry could clear).
+w=$(wl_start anon 16 0)
+p=$(wl_pid "$w")
+expect "failing swap, anon: EAGAIN, the pages kept in the swap cache" \
+	"$(migrate_proc "$p" 0 1 swap) $(wl_cmd "$w" where)" "err EAGAIN err=4096"
+expect_match "  a child forked, sharing the swap entries" "$(wl_cmd "$w" fork)" "ok [1-9]*"
+expect "  then they are shared pages: ok" "$(migrate_proc "$p" 0 1 swap)" "ok 8"
+expect "  every page touched" "$(wl_cmd "$w" touch)" "ok"
+expect_placement "  every page still on node 0 (they stayed)" "$w" "N0=4096"
+wl_stop "$w"
 swapoff "$dev"
 echo 0 > $nb/power
 rmdir $nb
