@@ -17,8 +17,6 @@ set -eu
 . ./lib.sh
 plan 27
 
-V0=/sys/devices/system/node/node0/vacate
-V1=/sys/devices/system/node/node1/vacate
 MIB=512
 LIMIT_MS=2000
 SIGINT=2

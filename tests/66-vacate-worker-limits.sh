@@ -16,7 +16,6 @@ set -eu
 . ./lib.sh
 plan 15
 
-V0=/sys/devices/system/node/node0/vacate
 NPROC=4
 CPU2=/sys/devices/system/cpu/cpu2/online
 

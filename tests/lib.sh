@@ -5,6 +5,11 @@
 T_N=0
 ROOT_UID=0
 USER_UID=1000
+# The vacate files of nodes 0 and 1, which most vacate tests write.
+# shellcheck disable=SC2034 # used by the files that source this one
+V0=/sys/devices/system/node/node0/vacate
+# shellcheck disable=SC2034
+V1=/sys/devices/system/node/node1/vacate
 
 plan() { echo "1..$1"; }
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
