@@ -26,9 +26,10 @@
 #   socket (scripts/watch-qemu.sh reads its TCG counters),
 #   TIMEOUT the limit in seconds, ONLY=0,1 runs only test files whose
 #   names start with one of these prefixes, INITRAMFS another initramfs.
-#   Every guest gets a second disk, /dev/vda: a fresh 256 MiB ext4 image
-#   made here with mkfs.ext4 (beside LOG), mounted at /mnt/disk: page cache
-#   of a real disk file system.
+#   Every guest gets a disk, /dev/vda: a fresh 256 MiB ext4 image made
+#   here with mkfs.ext4 (beside LOG), mounted at /mnt/disk: page cache of a
+#   real disk file system; and a raw 64 MiB disk, /dev/vdb, for a test to
+#   mkswap: swap on a disk partition.
 #   The guest learns the kernel's profile from rig.profile, the soak
 #   test's duration from SOAK_SECONDS (rig.soak) and the fuzzer's seed
 #   from FUZZ_SEED (rig.fuzz_seed).
@@ -102,9 +103,13 @@ disk=${log%.log}.ext4
 rm -f "$disk"
 truncate -s 256M "$disk"
 PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F -L rig-disk "$disk"
+swapdisk=${log%.log}.swap
+rm -f "$swapdisk"
+truncate -s 64M "$swapdisk"
 set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "${QEMU_CPU:-max}" \
 	-m "$ram" -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
-	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
+	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" \
+	-drive "file=$swapdisk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
 	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-} rig.shape=${PROFILE_SHAPE:-}$extra" \
 	-display none -monitor "$monitor" -no-reboot
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build the bzImage of a profile for the tree KVER (scripts/kver.sh):
 # build/$KVER/kbuild-$PROFILE from build/$KVER/linux, config = tinyconfig +
-# scripts/kernel.config (+ scripts/kernel-$PROFILE.config, preceded by the
-# fragment it names on an "# extends: PROFILE" line). Fails when any
+# scripts/kernel.config (+ scripts/kernel-tree-$KVER.config, then
+# scripts/kernel-$PROFILE.config, preceded by the fragment it names on an
+# "# extends: PROFILE" line). Fails when any
 # requested option did not survive the merge. The compiler's output goes to
 # build/$KVER/log/build-$PROFILE.log; a progress line comes every 30 s and
 # compiler warnings are repeated on stdout (make check fails on them).
@@ -18,6 +19,9 @@ profile=${PROFILE:-test}
 out=$kdir/kbuild-$profile
 log=$logdir/build-$profile.log
 frags="$top/scripts/kernel.config"
+# Options that only one tree has (scripts/kernel-tree-$KVER.config).
+[ ! -f "$top/scripts/kernel-tree-$KVER.config" ] ||
+	frags="$frags $top/scripts/kernel-tree-$KVER.config"
 own=$top/scripts/kernel-${profile%-baseline}.config
 if [ -f "$own" ]; then
 	base=$(sed -n 's/^# extends: //p' "$own")
