@@ -101,9 +101,7 @@ expect_dead_not_moved() {
 	dn_free=$(free_kib 1)
 	"$@" > $out &
 	dn_writer=$!
-	until [ $(($(free_kib 1) - dn_free)) -ge 8192 ] || [ -s $out ]; do
-		sleep 0.01
-	done
+	under_way 1 "$dn_free" test -s $out
 	kill -9 "$dp"
 	while alive "$dp"; do
 		sleep 0.01

@@ -38,9 +38,7 @@ trap 'echo 1 > $CPU2; cpuset_drop $cg; swaps_on $swaps' EXIT
 workers_after() {
 	wa_pid=$1
 	wa_free=$(free_kib 0)
-	until [ $(($(free_kib 0) - wa_free)) -ge 8192 ] || ! alive "$wa_pid"; do
-		sleep 0.01
-	done
+	under_way 0 "$wa_free" not_alive "$wa_pid"
 	eval "$event"
 	sleep 1
 	! alive "$wa_pid" || echo ran

@@ -283,6 +283,20 @@ expect_killed() {
 	rm -f "$k_out"
 }
 
+# under_way NODE FREE_KIB DONE...: wait until 8 MiB have left NODE since
+# its free memory was FREE_KIB (a move off it is under way), or until the
+# command DONE... succeeds (the move ended first).
+under_way() {
+	uw_node=$1 uw_free=$2
+	shift 2
+	until [ $(($(free_kib "$uw_node") - uw_free)) -ge 8192 ] || "$@"; do
+		sleep 0.01
+	done
+}
+
+# not_alive PID: alive's negation, for under_way.
+not_alive() { ! alive "$1"; }
+
 # expect_vacate_killed NODE TO LIMIT_MS: a vacate of NODE to TO whose
 # writer gets SIGKILL once 8 MiB have left NODE (its free memory, per-CPU
 # lists included, grew by that much: the walk is under way), then
@@ -295,9 +309,7 @@ expect_vacate_killed() {
 	kv_free=$(free_kib "$1")
 	writefile "/sys/devices/system/node/node$1/vacate" "$2" > "$kv_out" &
 	kv_writer=$!
-	until [ $(($(free_kib "$1") - kv_free)) -ge 8192 ] || [ -s "$kv_out" ]; do
-		sleep 0.01
-	done
+	under_way "$1" "$kv_free" test -s "$kv_out"
 	expect_killed $kv_writer "$kv_out" "$3" "writer and threads" vacate_threads_alive "$1"
 }
 
@@ -494,9 +506,7 @@ signal_mid_move() {
 	sm_free=$(free_kib "$sm_node")
 	"$@" > "$sm_out" &
 	sm_pid=$!
-	until [ $(($(free_kib "$sm_node") - sm_free)) -ge 8192 ] || [ -s "$sm_out" ]; do
-		sleep 0.01
-	done
+	under_way "$sm_node" "$sm_free" test -s "$sm_out"
 	sm_start=$(uptime_ms)
 	kill -"$sm_sig" $sm_pid 2>/dev/null || true
 	wait $sm_pid || true
