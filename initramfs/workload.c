@@ -24,6 +24,9 @@
  *            ksm workloads of the same -s SEED hold identical pages, which
  *            ksmd merges (the pattern differs from page to page, so one
  *            workload alone has nothing to merge)
+ *   ksmtwin  the same, but each odd page repeats the even page before it:
+ *            ksmd merges each pair into one KSM page that this process
+ *            alone maps twice, at neighbouring addresses
  *   file     MAP_SHARED mapping of the file -f PATH (required). When PATH
  *            opens O_RDWR it is truncated to MIB and filled; otherwise it is
  *            opened O_RDONLY, mapped PROT_READ and only read: its content
@@ -85,6 +88,10 @@
  *                       dropped halves
  *   childverify         after split: the child checks the pattern of its
  *                       halves and exits; "ok" or "bad"
+ *   ptemap              (thp) mprotect() the first page of every huge
+ *                       page read-only and back: its PMD mapping is split
+ *                       into PTEs while the huge page stays whole (a
+ *                       "split-mapped" THP); "ok HUGE_PAGES"
  *   fork                fork a child that touches nothing and waits to be
  *                       killed (at exit): private pages and swap entries
  *                       are then shared with it; "ok CHILD_PID"
@@ -135,6 +142,7 @@ static size_t length;
 static int region_thp;
 static int region_ro;	/* a read-only file mapping: touched, not filled */
 static int region_cow;	/* filecow: touched, then even pages rewritten */
+static int region_twin;	/* ksmtwin: odd pages repeat the even ones */
 static int shm_id = -1;
 static uint64_t seed;
 static int dropped_half = -1;	/* after split: 0 first, 1 second half */
@@ -158,7 +166,11 @@ static long sys_mbind(void *addr, size_t len, int mode, const unsigned long *mas
  */
 static uint64_t pattern(const uint64_t *p)
 {
-	uint64_t x = (uint64_t)((const char *)p - region) ^ (seed * 0x9e3779b97f4a7c15ULL);
+	uint64_t off = (uint64_t)((const char *)p - region), x;
+
+	if (region_twin)
+		off &= ~(uint64_t)page_size;
+	x = off ^ (seed * 0x9e3779b97f4a7c15ULL);
 
 	x ^= x >> 29;
 	return x * 0xbf58476d1ce4e5b9ULL;
@@ -441,6 +453,23 @@ static pid_t split_with_child(void)
 	return pid;
 }
 
+/*
+ * "ptemap": map every huge page by PTEs, each still whole: mprotect() on
+ * part of a PMD mapping splits the mapping, not the page.  Return: the
+ * number of huge pages, or -errno.
+ */
+static long pte_map(void)
+{
+	size_t off;
+
+	for (off = 0; off < length; off += HUGE_SZ) {
+		if (mprotect(region + off, page_size, PROT_READ) ||
+		    mprotect(region + off, page_size, PROT_READ | PROT_WRITE))
+			return -errno;
+	}
+	return length / HUGE_SZ;
+}
+
 /* "childverify": 0 when split's child found its halves intact. */
 static int child_verify(void)
 {
@@ -642,6 +671,13 @@ static void serve(const char *dir)
 				fprintf(out, "err EINVAL\n");
 			else
 				fprintf(out, "ok %d\n", child = split_with_child());
+		} else if (!strncmp(line, "ptemap", 6)) {
+			long n = region_thp ? pte_map() : -EINVAL;
+
+			if (n < 0)
+				fprintf(out, "err %s\n", errname(-n));
+			else
+				fprintf(out, "ok %ld\n", n);
 		} else if (!strncmp(line, "fork", 4)) {
 			if (child)
 				fprintf(out, "err EINVAL\n");
@@ -705,7 +741,9 @@ static char *map_region(const char *kind, size_t len, const char *file)
 	int prot = PROT_READ | PROT_WRITE;
 	char *p;
 
-	if (!strcmp(kind, "anon") || !strcmp(kind, "mlock") || !strcmp(kind, "ksm"))
+	region_twin = !strcmp(kind, "ksmtwin");
+	if (!strcmp(kind, "anon") || !strcmp(kind, "mlock") || !strcmp(kind, "ksm") ||
+	    region_twin)
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	else if (!strcmp(kind, "onfault")) {
 		p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -785,7 +823,8 @@ static void settle_region(const char *kind)
 		die("mlock");
 	if (!strcmp(kind, "shmlock") && shmctl(shm_id, SHM_LOCK, NULL))
 		die("shmctl SHM_LOCK");
-	if (!strcmp(kind, "ksm") && madvise(region, length, MADV_MERGEABLE))
+	if ((!strcmp(kind, "ksm") || region_twin) &&
+	    madvise(region, length, MADV_MERGEABLE))
 		die("madvise MADV_MERGEABLE");
 }
 

@@ -6,11 +6,12 @@
 # a file the opener neither owns nor may write stays (S2); a large eviction
 # isolates bounded batches (S4); unevictable memory (mlock, MLOCK_ONFAULT,
 # SHM_LOCK, ramfs) stays with EAGAIN (S1, last: the old kernel BUGs there
-# and kills the writer).
+# and kills the writer). Swap does not use TO: a writer whose cpuset holds
+# none of it still evicts (S6).
 # topo: 2node mglru
 set -eu
 . ./lib.sh
-PLAN=74
+PLAN=81
 plan $PLAN
 
 U=$USER_UID
@@ -55,6 +56,24 @@ expect "  and not in swap (smaps)" "$(vma_swap_kib "$kid" "$a")" 0
 expect "  the writer's pattern intact" "$(wl_cmd "$w" verify)" "ok 1024"
 expect "  the child's pattern intact" "$(wl_cmd "$w" childverify)" ok
 wl_stop "$w"
+
+# ---- S6: swap does not use TO, so the writer's cpuset does not trim it ----
+
+# A process in a cpuset of node 0 evicts itself: its pages come back where
+# that cpuset lets it fault them in. A direct move to node 1 has no
+# destination left in the writer's cpuset (EINVAL, as migrate_pages(2)).
+cs=$(cpuset_new swap-rules-s6 0)
+w=$(WL_WRAP="/tests/cg-enter.sh $cs" wl_start anon 4 0)
+expect "in a node-0 cpuset, itself, \"0 1\": EINVAL" \
+	"$(wl_cmd "$w" "migrate 0 1")" "err EINVAL"
+expect "  nothing moved" "$(wl_cmd "$w" where)" "N0=1024 err=0"
+expect "in a node-0 cpuset, itself, \"0 1 swap\"" \
+	"$(wl_cmd "$w" "migrate 0 1 swap")" "ok 8"
+expect "  every page evicted" "$(wl_cmd "$w" where)" "err=1024"
+wl_cmd "$w" touch >/dev/null
+expect_placement "  faulted back in on node 0" "$w" "N0=1024"
+wl_stop "$w"
+cpuset_drop "$cs"
 
 # ---- S3: evicting another process needs the opener's CAP_SYS_NICE ----
 

@@ -14,7 +14,7 @@
 # profile: debug
 set -eu
 . ./lib.sh
-plan 83
+plan 87
 
 FA=/sys/kernel/debug/fail_page_alloc
 V0=/sys/devices/system/node/node0/vacate
@@ -189,6 +189,40 @@ fault_case() {
 # Everything the test starts runs on node 1's CPUs, so that nothing but
 # the workloads allocates on node 0.
 taskset -p -c 2-3 $$ >/dev/null
+
+# The walk's own state: a process vacate cannot allocate its state for
+# keeps its pages, the walk goes on to the others, and the write says
+# ENOMEM, as the docs promise for memory the kernel lacked. failslab fails
+# one slab allocation of the writer's (and so its one worker's), the first
+# made with vacate_task() on the stack (or vacate_walk(), which it may be
+# inlined into): the state of the first process walked, pid 1.
+FS=/sys/kernel/debug/failslab
+MW=/sys/module/vacate/parameters/max_workers
+# sym_range NAME...: "START END" of the first NAME in /proc/kallsyms (from
+# its address to the next symbol's), in hex.
+sym_range() {
+	LC_ALL=C sort /proc/kallsyms | awk -v names="$*" '
+		BEGIN { split(names, n, " "); for (i in n) want[n[i]] = i }
+		found { print "0x" start, "0x" $1; exit }
+		$3 in want && ($2 == "t" || $2 == "T") { found = 1; start = $1 }'
+}
+range=$(sym_range vacate_task vacate_walk)
+diag "failslab confined to $range"
+w=$(wl_start anon 4 0)
+echo 1 > $MW
+echo "${range% *}" > $FS/require-start
+echo "${range#* }" > $FS/require-end
+for a in "task-filter Y" "ignore-gfp-wait N" "interval 1" "verbose 0" \
+	"times 1" "probability 100"; do
+	echo "${a#* }" > "$FS/${a% *}"
+done
+expect "vacate, one process's state not allocated: ENOMEM" \
+	"$(failwrite $V0 1)" "err ENOMEM"
+expect "  one fault injected" "$(cat $FS/times)" "0"
+echo 0 > $FS/probability
+echo 16 > $MW
+expect_placement "  the walk went on: the workload moved" "$w" "N1=1024"
+wl_stop "$w"
 
 # Controls: with every allocation failing, a writer without make-it-fail
 # is untouched, and a marked one fails at its first allocation.

@@ -20,21 +20,7 @@ plan 42
 
 U=$USER_UID
 K=/sys/kernel/mm/ksm
-ksm_counts() { echo "shared=$(cat $K/pages_shared) sharing=$(cat $K/pages_sharing)"; }
-
-# ksm_wait_merged WANT: wait (up to 60 s) until the counts read WANT.
-ksm_wait_merged() {
-	i=0
-	while [ "$(ksm_counts)" != "$1" ] && [ $i -lt 600 ]; do
-		i=$((i + 1))
-		sleep 0.1
-	done
-	ksm_counts
-}
-
-echo 2 > $K/run
-echo 4000 > $K/pages_to_scan
-echo 10 > $K/sleep_millisecs
+ksm_fast
 expect "nothing merged before the test" "$(ksm_counts)" "shared=0 sharing=0"
 
 a=$(WL_OPTS="-s 7" wl_start ksm 8 0 $U)

@@ -420,6 +420,31 @@ end_alloc_failure() { echo "rig: end-alloc-failure" > /dev/kmsg; }
 # sum_where "N0=1 N1=2 err=0": total pages on nodes.
 sum_where() { echo "$1" | tr ' ' '\n' | awk -F= '/^N/ { s += $2 } END { print s + 0 }'; }
 
+# ksm_counts: KSM's merged pages and the mappings that share them.
+ksm_counts() {
+	echo "shared=$(cat /sys/kernel/mm/ksm/pages_shared)" \
+		"sharing=$(cat /sys/kernel/mm/ksm/pages_sharing)"
+}
+
+# ksm_wait_merged WANT: wait (up to 60 s) until ksm_counts reads WANT;
+# print what it read last.
+ksm_wait_merged() {
+	i=0
+	while [ "$(ksm_counts)" != "$1" ] && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	ksm_counts
+}
+
+# ksm_fast: unmerge everything (run=2), then let ksmd, once started with
+# run=1, merge 2 x 8 MiB within a second under TCG.
+ksm_fast() {
+	echo 2 > /sys/kernel/mm/ksm/run
+	echo 4000 > /sys/kernel/mm/ksm/pages_to_scan
+	echo 10 > /sys/kernel/mm/ksm/sleep_millisecs
+}
+
 # cpuset_new NAME MEMS: the cgroup v2 group /sys/fs/cgroup/NAME with the
 # cpuset controller and cpuset.mems MEMS (created, or reused); prints its
 # path. A task joins with: echo PID > PATH/cgroup.procs.
