@@ -68,7 +68,8 @@ profile: deps initramfs ## where a vacate's time goes: ftrace's function profile
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/$(KVER)/log/shell.log
 
-check: tree ## checkpatch --strict the series and build every prefix of it
+check: tree ## prove a reshape changed no code, checkpatch --strict the series, build every prefix
+	@$(S)/check-fold.sh
 	@$(S)/check-series.sh
 
 test-baseline: all ## run the baseline tests (0*, 1*) on the unpatched kernel
