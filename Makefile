@@ -16,7 +16,7 @@ INITRAMFS := build/$(KVER)/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh tests/selftests/*) \
 	$(S)/build-initramfs.sh $(S)/build-clients.sh $(S)/kver.sh
 
-.PHONY: all help deps tree kernel initramfs test test-debug test-baseline demo bench profile shell check export-patches clean
+.PHONY: all help deps tree kernel initramfs test test-debug test-prefixes test-baseline demo bench profile shell check export-patches clean
 
 all: deps kernel initramfs ## build the kernel and the initramfs
 
@@ -71,6 +71,9 @@ shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 check: tree ## prove a reshape changed no code, checkpatch --strict the series, build every prefix
 	@$(S)/check-fold.sh
 	@$(S)/check-series.sh
+
+test-prefixes: deps initramfs ## boot the prefixes that add a file (patches 3, 5) and run their tests
+	@$(S)/test-prefixes.sh
 
 test-baseline: all ## run the baseline tests (0*, 1*) on the unpatched kernel
 	@test -f build/$(KVER)/bzImage-baseline || $(S)/check-series.sh

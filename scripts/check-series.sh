@@ -3,8 +3,9 @@
 # build the kernel at the baseline and at every prefix of the series
 # (bisectability), in build/$KVER/linux itself so that each step is an
 # incremental build. The baseline kernel is kept as
-# build/$KVER/bzImage-baseline for `make test-baseline`. The tree is put
-# back on its branch afterwards.
+# build/$KVER/bzImage-baseline for `make test-baseline`, and each prefix's
+# as build/$KVER/bzImage-prefix-N for `make test-prefixes`. The tree is
+# put back on its branch afterwards.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ for c in $(git rev-parse baseline) $(git rev-list --reverse baseline..HEAD); do
 	log=$logdir/check-$i.log
 	echo "==> [$KVER] build $i/$n: $(git log -1 --format=%s "$c") (log: ${log#"$top"/})"
 	git checkout -q "$c"
-	if ! PROFILE=test "$top/scripts/build-kernel.sh" >"$log" 2>&1; then
+	if ! PROFILE="test" "$top/scripts/build-kernel.sh" >"$log" 2>&1; then
 		echo "    build failed: ${log#"$top"/}"
 		tail -n 20 "$log" | sed 's/^/    /'
 		bad=1
@@ -48,7 +49,11 @@ for c in $(git rev-parse baseline) $(git rev-list --reverse baseline..HEAD); do
 		grep 'warning:' "$log" | sed 's/^/    /'
 		bad=1
 	fi
-	[ $i -gt 0 ] || cp "$(kernel_image test)" "$(kernel_image baseline)"
+	if [ $i -eq 0 ]; then
+		cp "$(kernel_image test)" "$(kernel_image baseline)"
+	else
+		cp "$(kernel_image test)" "$(kernel_image "prefix-$i")"
+	fi
 	i=$((i + 1))
 done
 
