@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by the scripts (after setting $top): KVER picks the kernel tree,
 # 6.1 (the default) or 6.12. Each tree has its own tarball, series and
 # build directory, so switching between them rebuilds nothing:
@@ -18,10 +19,14 @@ case $KVER in
 	;;
 esac
 export KVER
-kdir=$top/build/$KVER
+# The paths below are for the scripts that source this file.
+# shellcheck disable=SC2034
+{
+kdir=${top:?kver.sh: set top first}/build/$KVER
 tarball=/usr/src/linux-source-$KVER.tar.xz
 tree=$kdir/linux
 patches=$top/patches/$KVER
 kernel_image() { echo "$kdir/bzImage-$1"; }
 default_initramfs=$kdir/initramfs.cpio.gz
 logdir=${LOGDIR:-$kdir/log}
+}

@@ -150,6 +150,7 @@ for b in $boots; do
 		awk -f "$top/scripts/qemu-counters.awk" "${log%.log}.qemu" "$log" >> "$out/qemu.txt"
 	fi
 	tr -d '\r' < "$log" | grep -E "^$notes" >> "$out/notes.txt" || true
+	# shellcheck disable=SC2046 # the summary line, split into words
 	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
 	if [ $rc -ne 0 ] || [ "$2" -ne 0 ]; then
 		awk -f "$top/scripts/tap-summary.awk" "$log" | sed '$d' | sed 's/^/    /'

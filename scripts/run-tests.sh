@@ -31,6 +31,7 @@ for topo in $topos; do
 	summary=$(awk -f "$top/scripts/tap-summary.awk" "$log")
 	echo "$summary" | sed '$d' | sed 's/^/    /'
 	tr -d '\r' < "$log" | sed -n 's/^# figure: /    /p'
+	# shellcheck disable=SC2046 # the summary line, split into words
 	set -- $(echo "$summary" | tail -n 1)
 	echo "    $topo: $1 passed, $2 failed"
 	total_pass=$((total_pass + $1))
