@@ -3,7 +3,8 @@
 # build/$KVER/kbuild-$PROFILE from build/$KVER/linux, config = tinyconfig +
 # scripts/kernel.config (+ scripts/kernel-tree-$KVER.config, then
 # scripts/kernel-$PROFILE.config, preceded by the fragment it names on an
-# "# extends: PROFILE" line). Fails when any
+# "# extends: PROFILE" line, then scripts/kernel-$PROFILE-$KVER.config,
+# options of one profile that one tree only has). Fails when any
 # requested option did not survive the merge. The compiler's output goes to
 # build/$KVER/log/build-$PROFILE.log; a progress line comes every 30 s and
 # compiler warnings are repeated on stdout (make check fails on them).
@@ -28,6 +29,8 @@ if [ -f "$own" ]; then
 	[ -z "$base" ] || frags="$frags $top/scripts/kernel-$base.config"
 	frags="$frags $own"
 fi
+[ ! -f "$top/scripts/kernel-${profile%-baseline}-$KVER.config" ] ||
+	frags="$frags $top/scripts/kernel-${profile%-baseline}-$KVER.config"
 
 mkdir -p "$out" "$logdir"
 # back_on_branch: after a -baseline build, the tree back on its branch.

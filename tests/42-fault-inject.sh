@@ -14,7 +14,10 @@
 # profile: debug
 set -eu
 . ./lib.sh
-plan 87
+FS=/sys/kernel/debug/failslab
+# The walk's state case needs failslab's stack filter, which 6.1 has not
+# on x86_64 (scripts/kernel-debug-6.12.config): 4 lines fewer there.
+if [ -f $FS/require-start ]; then plan 87; else plan 83; fi
 
 FA=/sys/kernel/debug/fail_page_alloc
 V0=/sys/devices/system/node/node0/vacate
@@ -196,7 +199,6 @@ taskset -p -c 2-3 $$ >/dev/null
 # one slab allocation of the writer's (and so its one worker's), the first
 # made with vacate_task() on the stack (or vacate_walk(), which it may be
 # inlined into): the state of the first process walked, pid 1.
-FS=/sys/kernel/debug/failslab
 MW=/sys/module/vacate/parameters/max_workers
 # sym_range NAME...: "START END" of the first NAME in /proc/kallsyms (from
 # its address to the next symbol's), in hex.
@@ -206,23 +208,27 @@ sym_range() {
 		found { print "0x" start, "0x" $1; exit }
 		$3 in want && ($2 == "t" || $2 == "T") { found = 1; start = $1 }'
 }
-range=$(sym_range vacate_task vacate_walk)
-diag "failslab confined to $range"
-w=$(wl_start anon 4 0)
-echo 1 > $MW
-echo "${range% *}" > $FS/require-start
-echo "${range#* }" > $FS/require-end
-for a in "task-filter Y" "ignore-gfp-wait N" "interval 1" "verbose 0" \
-	"times 1" "probability 100"; do
-	echo "${a#* }" > "$FS/${a% *}"
-done
-expect "vacate, one process's state not allocated: ENOMEM" \
-	"$(failwrite $V0 1)" "err ENOMEM"
-expect "  one fault injected" "$(cat $FS/times)" "0"
-echo 0 > $FS/probability
-echo 16 > $MW
-expect_placement "  the walk went on: the workload moved" "$w" "N1=1024"
-wl_stop "$w"
+if [ -f $FS/require-start ]; then
+	range=$(sym_range vacate_task vacate_walk)
+	diag "failslab confined to $range"
+	w=$(wl_start anon 4 0)
+	echo 1 > $MW
+	echo "${range% *}" > $FS/require-start
+	echo "${range#* }" > $FS/require-end
+	for a in "task-filter Y" "ignore-gfp-wait N" "interval 1" "verbose 0" \
+		"times 1" "probability 100"; do
+		echo "${a#* }" > "$FS/${a% *}"
+	done
+	expect "vacate, one process's state not allocated: ENOMEM" \
+		"$(failwrite $V0 1)" "err ENOMEM"
+	expect "  one fault injected" "$(cat $FS/times)" "0"
+	echo 0 > $FS/probability
+	echo 16 > $MW
+	expect_placement "  the walk went on: the workload moved" "$w" "N1=1024"
+	wl_stop "$w"
+else
+	diag "no failslab stack filter (6.1 on x86_64): the walk's state case is 6.12's"
+fi
 
 # Controls: with every allocation failing, a writer without make-it-fail
 # is untouched, and a marked one fails at its first allocation.

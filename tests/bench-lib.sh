@@ -52,7 +52,11 @@ cg_setup() {
 
 # set_grow KIND MIB N NODE [MEMS]: start workloads until the set holds N,
 # on NODE, the group's cpuset.mems MEMS meanwhile (default NODE), 16 at a
-# time (each start waits for its workload's fill). They are
+# time (each start waits for its workload's fill). KIND is a workload
+# kind, or thppte (THP mapped by PTEs, each huge page still whole: a
+# batch may end inside one) or ksmtwin (merged by ksmd, which is then
+# paused, into KSM pages each process maps twice): pages a move meets
+# twice. They are
 # started by a subshell that first joins the group, so that each is in
 # the group from its first page, as with tests/cg-enter.sh, but with one
 # attach in all: every attach waits for an RCU grace period, which took
@@ -65,7 +69,7 @@ set_grow() {
 		i=$set_n
 		while [ $i -lt "$3" ]; do
 			i=$((i + 1))
-			wl_start "$1" "$2" "$4" > "/tmp/bench.start.$i" &
+			wl_start "${1%pte}" "$2" "$4" > "/tmp/bench.start.$i" &
 			[ $((i % 16)) -ne 0 ] || wait
 			[ $((i % 64)) -ne 0 ] || progress "$i of $3 workloads started"
 		done
@@ -82,6 +86,28 @@ set_grow() {
 	done
 	set_n=$3
 	rm -f /tmp/bench.start.*
+	case $1 in
+	thppte)
+		for d in $set_dirs; do
+			ask "$d" ptemap
+		done ;;
+	ksmtwin) set_merge ;;
+	esac
+}
+
+# set_merge: ksmd merges each ksmtwin workload's twin pages (the set's
+# pages, halved), then pauses, so that the merged pages hold still.
+set_merge() {
+	want=0
+	for d in $set_dirs; do
+		want=$((want + $(wl_pages "$d") / 2))
+	done
+	ksm_fast
+	echo 1 > /sys/kernel/mm/ksm/run
+	progress "ksmd merging $want pairs"
+	ksm_wait_merged "shared=$want sharing=$want" > /dev/null
+	echo 0 > /sys/kernel/mm/ksm/run
+	progress "merged: $(ksm_counts)"
 }
 
 # set_stop: end every workload of the set and wait until each is gone
