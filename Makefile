@@ -16,7 +16,7 @@ INITRAMFS := build/$(KVER)/initramfs.cpio.gz
 INITRAMFS_SRC := $(wildcard initramfs/* initramfs/etc/* tests/*.sh tests/selftests/*) \
 	$(S)/build-initramfs.sh $(S)/build-clients.sh $(S)/kver.sh
 
-.PHONY: all help deps tree kernel initramfs test test-debug test-prefixes test-baseline demo bench profile shell check export-patches clean
+.PHONY: all help deps lint tree kernel initramfs test test-debug test-prefixes test-baseline demo bench profile shell check export-patches clean
 
 all: deps kernel initramfs ## build the kernel and the initramfs
 
@@ -67,6 +67,9 @@ profile: deps initramfs ## where a vacate's time goes: ftrace's function profile
 
 shell: all ## boot the 2-node guest to a busybox prompt (exit or Ctrl-A X)
 	@$(S)/boot-guest.sh shell 2node build/$(KVER)/log/shell.log
+
+lint: deps ## shellcheck -S warning over every shell file of the rig (scripts/lint-shell.sh)
+	@$(S)/lint-shell.sh
 
 check: tree ## prove a reshape changed no code, checkpatch --strict the series, build every prefix
 	@$(S)/check-fold.sh

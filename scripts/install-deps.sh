@@ -12,7 +12,7 @@ log=$top/build/log/deps.log
 
 PKGS="linux-source-6.1 linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio \
 xz-utils e2fsprogs qemu-system-x86 busybox-static bash-static ccache perl git python3 \
-libnuma-dev numactl gnuplot-nox dpkg-dev patch socat"
+libnuma-dev numactl gnuplot-nox dpkg-dev patch socat shellcheck"
 SRC_LIST=/etc/apt/sources.list.d/numa-migrate-src.sources
 
 missing=""

@@ -20,8 +20,6 @@ FS=/sys/kernel/debug/failslab
 if [ -f $FS/require-start ]; then plan 87; else plan 83; fi
 
 FA=/sys/kernel/debug/fail_page_alloc
-V0=/sys/devices/system/node/node0/vacate
-V1=/sys/devices/system/node/node1/vacate
 # The most faults one arming may inject; injected = TIMES - what is left.
 TIMES=100000
 # Free memory per node that may be missing after a case, in KiB, once
@@ -199,7 +197,6 @@ taskset -p -c 2-3 $$ >/dev/null
 # one slab allocation of the writer's (and so its one worker's), the first
 # made with vacate_task() on the stack (or vacate_walk(), which it may be
 # inlined into): the state of the first process walked, pid 1.
-MW=/sys/module/vacate/parameters/max_workers
 # sym_range NAME...: "START END" of the first NAME in /proc/kallsyms (from
 # its address to the next symbol's), in hex.
 sym_range() {

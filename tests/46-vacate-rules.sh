@@ -12,7 +12,6 @@ set -eu
 . ./lib.sh
 plan 55
 
-V0=/sys/devices/system/node/node0/vacate
 CAP_NET_RAW=13
 CAP_SYS_NICE=23
 

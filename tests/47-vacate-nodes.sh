@@ -14,7 +14,6 @@ set -eu
 . ./lib.sh
 plan 36
 
-V0=/sys/devices/system/node/node0/vacate
 H3=/sys/devices/system/node/node3/hugepages/hugepages-2048kB/nr_hugepages
 CUA=/proc/sys/vm/compact_unevictable_allowed
 

@@ -8,7 +8,6 @@ set -eu
 . ./lib.sh
 plan 11
 
-V0=/sys/devices/system/node/node0/vacate
 MIB=640
 LIMIT_MS=2000
 

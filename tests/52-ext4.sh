@@ -101,6 +101,7 @@ expect "swap: 4096 dirty pages on node 0" "$(dirty "$pid" "$(wl_addr "$w")")" "4
 # unfixed series handed them to reclaim, which unmapped them and kept them
 # dirty in the page cache on node 0, and the write said ok.)
 echo 1 > /proc/sys/vm/stat_refresh
+# shellcheck disable=SC2046 # two numbers, split into words
 set -- $(vmstat nr_dirty) $(vmstat nr_written)
 expect "swap, dirty: EAGAIN (not written back)" "$(migrate_proc "$pid" 0 1 swap)" "err EAGAIN"
 echo 1 > /proc/sys/vm/stat_refresh

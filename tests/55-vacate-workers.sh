@@ -12,8 +12,6 @@ set -eu
 . ./lib.sh
 plan 56
 
-V0=/sys/devices/system/node/node0/vacate
-MW=/sys/module/vacate/parameters/max_workers
 NPROC=6
 # 16 MiB each, less where node 0 has less room (the KASAN guest): the
 # workloads go back to node 0 between rounds.

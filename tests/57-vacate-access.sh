@@ -31,7 +31,7 @@ expect "  nothing moved" "$(wl_cmd "$full" where) $(wl_cmd "$user" where)" \
 
 # The same writer vacates node 0.
 expect "vacate by a writer with CAP_SYS_NICE alone: EPERM (processes skipped)" \
-	"$(settled capdrop -only $CAP_SYS_NICE writefile /sys/devices/system/node/node0/vacate 1)" \
+	"$(settled capdrop -only $CAP_SYS_NICE writefile $V0 1)" \
 	"err EPERM"
 expect_placement "  root process with every capability skipped" "$full" "N0=2048"
 expect_placement "  another user's process skipped" "$user" "N0=2048"

@@ -36,6 +36,7 @@ median_us() {
 	while [ $mu_i -lt "$REPS" ]; do
 		for mu_dir in "0 1" "1 0"; do
 			# shellcheck disable=SC2086 # FROM TO are two words
+			# shellcheck disable=SC2046 # the words of move_us's line
 			set -- $(move_us "$mu_method" "$mu_pid" $mu_dir)
 			mu_all="$mu_all $1"
 			shift
@@ -75,6 +76,7 @@ for gib in 0 256 4096; do
 done
 
 for m in proc syscall; do
+	alone=""
 	eval "alone=\$t_${m}_0"
 	expect_match "$m: moves of 2 MiB alone succeeded" "$alone" "[0-9]*"
 	case $alone in [0-9]*) limit=$((2 * alone + 20000)) ;; *) limit=0 ;; esac

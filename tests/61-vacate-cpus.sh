@@ -12,7 +12,6 @@ set -eu
 . ./lib.sh
 plan 38
 
-V0=/sys/devices/system/node/node0/vacate
 NPROC=4
 MIB=32
 # CPU 3's busy ticks (10 ms) allowed during a round: timer, RCU and the

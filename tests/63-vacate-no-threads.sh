@@ -11,7 +11,6 @@ set -eu
 . ./lib.sh
 plan 9
 
-V0=/sys/devices/system/node/node0/vacate
 TMAX=/proc/sys/kernel/threads-max
 # The lowest threads-max the kernel takes (MIN_THREADS).
 LOW=20

@@ -17,8 +17,6 @@ set -eu
 . ./lib.sh
 plan 40
 
-V0=/sys/devices/system/node/node0/vacate
-MW=/sys/module/vacate/parameters/max_workers
 LIMIT_MS=2000
 # 64 MiB, less where node 0 has less room (the KASAN guest).
 MIB=$(wl_mib 0 1 64)

@@ -1,4 +1,7 @@
 # shellcheck shell=sh
+# The stage's globals (kind, stage, ncpus) are tests/bench.sh's, $huge is
+# lib.sh's huge_kib's.
+# shellcheck disable=SC2154
 # tests/bench-lib.sh: the helpers of the guest side of `make bench`
 # (tests/bench.sh sources it after lib.sh). Not a test: run.sh runs only
 # the numbered files.
@@ -18,7 +21,6 @@
 # outside the timed window.
 
 BENCH_CG=/sys/fs/cgroup/bench
-VACATE_KNOB=/sys/module/vacate/parameters/max_workers
 NODE_SYS=/sys/devices/system/node
 
 # info DIR: a workload's PID in $wpid and its page count in $pages.
@@ -228,11 +230,11 @@ timed() {
 # with_workers N COMMAND...: COMMAND with vacate's max_workers at N, the
 # old value restored after.
 with_workers() {
-	read -r old_workers < "$VACATE_KNOB"
-	echo "$1" > "$VACATE_KNOB"
+	read -r old_workers < "$MW"
+	echo "$1" > "$MW"
 	shift
 	"$@"
-	echo "$old_workers" > "$VACATE_KNOB"
+	echo "$old_workers" > "$MW"
 }
 
 # move METHOD FROM TO VTO: move the set's pages from node FROM to the node
@@ -327,7 +329,7 @@ methods_here() {
 		proc) [ -f /proc/self/migrate ] || why="no /proc/PID/migrate" ;;
 		damon) damon_here || why="no DAMOS migrate_cold (DAMON_SYSFS, 6.11+)" ;;
 		esac
-		if [ -z "$why" ] && [ "$m" = vacate-1w ] && [ ! -f "$VACATE_KNOB" ]; then
+		if [ -z "$why" ] && [ "$m" = vacate-1w ] && [ ! -f "$MW" ]; then
 			why="no max_workers knob"
 		fi
 		if [ -n "$why" ]; then

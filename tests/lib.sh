@@ -3,13 +3,18 @@
 # Source it, call plan N, then one assertion per TAP line.
 
 T_N=0
+# shellcheck disable=SC2034 # used by the files that source this one
 ROOT_UID=0
+# shellcheck disable=SC2034
 USER_UID=1000
-# The vacate files of nodes 0 and 1, which most vacate tests write.
+# The vacate files of nodes 0 and 1, which most vacate tests write, and
+# the bound on vacate's worker threads: named here only.
 # shellcheck disable=SC2034 # used by the files that source this one
 V0=/sys/devices/system/node/node0/vacate
 # shellcheck disable=SC2034
 V1=/sys/devices/system/node/node1/vacate
+# shellcheck disable=SC2034
+MW=/sys/module/vacate/parameters/max_workers
 
 plan() { echo "1..$1"; }
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
@@ -29,6 +34,7 @@ expect() {
 
 # expect_match DESC GOT PATTERN (shell case pattern)
 expect_match() {
+	# shellcheck disable=SC2254 # PATTERN is a pattern
 	case $2 in
 	$3) ok "$1" ;;
 	*) not_ok "$1"; diag "  got: '$2' does not match '$3'" ;;
@@ -105,6 +111,7 @@ alive() {
 huge_kib() {
 	huge=0
 	while read -r key value _; do
+		# shellcheck disable=SC2034 # read by the caller
 		[ "$key" != AnonHugePages: ] || huge=$value
 	done < "/proc/$1/smaps_rollup"
 }
@@ -162,7 +169,9 @@ vma_swap_kib() {
 # else 0.
 page_thp() {
 	# Two 32-bit words each (ash's arithmetic is signed 64-bit).
+	# shellcheck disable=SC2046 # two 32-bit words each, split
 	set -- $(dd if="/proc/$1/pagemap" bs=8 skip=$((0x$2 / 4096)) count=1 2>/dev/null | od -An -tu4)
+	# shellcheck disable=SC2046
 	set -- $(dd if=/proc/kpageflags bs=8 skip=$(($1 + (($2 & 0x7fffff) << 32))) count=1 2>/dev/null | od -An -tu4)
 	echo $((($1 >> 22) & 1))
 }
@@ -504,6 +513,7 @@ damon_setup() {
 	echo paddr > $c/0/operations
 	echo 1 > $c/0/targets/nr_targets
 	echo 1 > $c/0/targets/0/regions/nr_regions
+	# shellcheck disable=SC2046 # the range's two numbers, split
 	set -- $(node_range "$1") "$2"
 	echo "$2" > $c/0/targets/0/regions/0/end
 	echo "$1" > $c/0/targets/0/regions/0/start

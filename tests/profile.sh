@@ -13,8 +13,6 @@ cd /tests
 . ./lib.sh
 
 T=/sys/kernel/debug/tracing
-MW=/sys/module/vacate/parameters/max_workers
-V0=/sys/devices/system/node/node0/vacate
 mw0=$(cat $MW)
 rounds=${BENCH_REPS:-3}
 shape=${PROFILE_SHAPE:-8x32}
@@ -66,7 +64,7 @@ placed() {
 
 # Warm-up: the first move into a node's memory pays QEMU's host faults.
 sh -c "$(cmd vacate)" >/dev/null
-writefile /sys/devices/system/node/node1/vacate 0 >/dev/null
+writefile $V1 0 >/dev/null
 placed 0 || echo "# profile: warm-up left pages off node 0"
 
 for round in $(seq 1 "$rounds"); do
@@ -84,7 +82,7 @@ for round in $(seq 1 "$rounds"); do
 		else
 			echo "# profile: $m left pages off node 1 or broke a pattern: run dropped"
 		fi
-		writefile /sys/devices/system/node/node1/vacate 0 >/dev/null || true
+		writefile $V1 0 >/dev/null || true
 	done
 done
 for d in $dirs; do

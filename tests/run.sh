@@ -8,7 +8,7 @@
 # name prefixes) narrows the selection.
 set -u
 topo=$1
-cd /tests
+cd /tests || exit 1
 for t in [0-9]*.sh; do
 	grep -q "^# topo:.* $topo\( \|$\)" "$t" || continue
 	if grep -q "^# profile:" "$t"; then
