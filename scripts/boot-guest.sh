@@ -110,7 +110,7 @@ set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "${QEMU_CPU:-max}" \
 	-m "$ram" -smp "$cpus,sockets=$((nodes + memless)),cores=$cpn,threads=1" \
 	$numa -drive "file=$disk,format=raw,if=virtio,cache=unsafe" \
 	-drive "file=$swapdisk,format=raw,if=virtio,cache=unsafe" -kernel "$(kernel_image "$profile")" -initrd "${INITRAMFS:-$default_initramfs}" \
-	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-15} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-} rig.shape=${PROFILE_SHAPE:-}$extra" \
+	-append "console=ttyS0 loglevel=7 panic=-1 rig.mode=$mode rig.profile=$profile rig.kver=$KVER rig.topo=$topo rig.only=${ONLY:-} rig.reps=${BENCH_REPS:-5} rig.soak=${SOAK_SECONDS:-} rig.fuzz_seed=${FUZZ_SEED:-} rig.shape=${PROFILE_SHAPE:-}$extra" \
 	-display none -monitor "$monitor" -no-reboot
 
 if [ "$mode" = shell ]; then

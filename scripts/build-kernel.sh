@@ -1,9 +1,9 @@
 #!/bin/sh
 # Build the bzImage of a profile for the tree KVER (scripts/kver.sh):
 # build/$KVER/kbuild-$PROFILE from build/$KVER/linux, config = tinyconfig +
-# scripts/kernel.config (+ scripts/kernel-tree-$KVER.config, then
-# scripts/kernel-$PROFILE.config, preceded by the fragment it names on an
-# "# extends: PROFILE" line, then scripts/kernel-$PROFILE-$KVER.config,
+# config/kernel.config (+ config/kernel-tree-$KVER.config, then
+# config/kernel-$PROFILE.config, preceded by the fragment it names on an
+# "# extends: PROFILE" line, then config/kernel-$PROFILE-$KVER.config,
 # options of one profile that one tree only has). Fails when any
 # requested option did not survive the merge. The compiler's output goes to
 # build/$KVER/log/build-$PROFILE.log; a progress line comes every 30 s and
@@ -19,18 +19,18 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 profile=${PROFILE:-test}
 out=$kdir/kbuild-$profile
 log=$logdir/build-$profile.log
-frags="$top/scripts/kernel.config"
-# Options that only one tree has (scripts/kernel-tree-$KVER.config).
-[ ! -f "$top/scripts/kernel-tree-$KVER.config" ] ||
-	frags="$frags $top/scripts/kernel-tree-$KVER.config"
-own=$top/scripts/kernel-${profile%-baseline}.config
+frags="$top/config/kernel.config"
+# Options that only one tree has (config/kernel-tree-$KVER.config).
+[ ! -f "$top/config/kernel-tree-$KVER.config" ] ||
+	frags="$frags $top/config/kernel-tree-$KVER.config"
+own=$top/config/kernel-${profile%-baseline}.config
 if [ -f "$own" ]; then
 	base=$(sed -n 's/^# extends: //p' "$own")
-	[ -z "$base" ] || frags="$frags $top/scripts/kernel-$base.config"
+	[ -z "$base" ] || frags="$frags $top/config/kernel-$base.config"
 	frags="$frags $own"
 fi
-[ ! -f "$top/scripts/kernel-${profile%-baseline}-$KVER.config" ] ||
-	frags="$frags $top/scripts/kernel-${profile%-baseline}-$KVER.config"
+[ ! -f "$top/config/kernel-${profile%-baseline}-$KVER.config" ] ||
+	frags="$frags $top/config/kernel-${profile%-baseline}-$KVER.config"
 
 mkdir -p "$out" "$logdir"
 # back_on_branch: after a -baseline build, the tree back on its branch.

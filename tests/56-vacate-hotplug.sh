@@ -10,7 +10,7 @@
 # the documentation allows, every page ends on node 0 with its pattern and
 # nothing is left isolated. How long the offlining waits is reported as a
 # figure, not checked: both move the same pages on the same CPUs.
-# Every rig kernel has MEMORY_HOTPLUG (scripts/kernel.config); one without
+# Every rig kernel has MEMORY_HOTPLUG (config/kernel.config); one without
 # it bails out.
 # topo: dimm
 set -eu
