@@ -34,8 +34,13 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kver.sh
 . "$top/scripts/kver.sh"
+# shellcheck source=scripts/guest-lib.sh
+. "$top/scripts/guest-lib.sh"
 export PROFILE=${PROFILE:-bench}
+# Each boot exports its own PROFILE: the default is kept here.
+default_profile=$PROFILE
 out=$kdir/bench
 base=${INITRAMFS:-$kdir/initramfs-bench.cpio.gz}
 boots=${BENCH_BOOTS:-2:2:2048:multi:procs,size 2:2:2048:multi:oneproc 2:2:2048:multi:oneproc::max,-erms 2:2:2048:multi:damon 2:2:2048:multi:reserve 2:2:2048:multi:reserve:bench-baseline 2:2:2048:multi:offline 2:1:512:single:nodes 4:1:512:single:nodes 8:1:512:single:nodes}
@@ -103,14 +108,13 @@ for b in $boots; do
 	IFS=: read -r nodes cpn mem threads stages profile cpu <<-END
 	$b
 	END
-	profile=${profile:-$PROFILE}
+	profile=${profile:-$default_profile}
 	cpu=${cpu:-max}
 	stages=$(echo "$stages" | tr , ' ')
-	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -)${profile#"$PROFILE"}$(echo "${cpu#max}" | tr -d ,).log
+	log=$logdir/bench-${nodes}node-$(echo $stages | tr ' ' -)${profile#"$default_profile"}$(echo "${cpu#max}" | tr -d ,).log
 	accel=tcg,thread=$threads
 	hotplug=""
 	case " $stages " in *" offline "*) hotplug=1 ;; esac
-	: > "$log"
 	echo "==> [$KVER] bench: $stages: $nodes-node guest, $cpn vCPU(s) and $mem MiB per node," \
 		"-accel $accel, -cpu $cpu, kernel $(kernel_image "$profile" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/}), ${BENCH_REPS:-5} rounds"
@@ -123,11 +127,11 @@ for b in $boots; do
 		sock=${log%.log}.sock
 		rm -f "$sock"
 	fi
-	PROFILE=$profile NODES=$nodes NODE_CPUS=$cpn NODE_MEM=$mem HOTPLUG_NODE=$hotplug ACCEL=$accel \
-		QEMU_CPU=$cpu INITRAMFS=$(initrd "$stages" "$profile" "$cpu") QEMU_MONITOR=$sock \
-		BENCH_REPS=${BENCH_REPS:-5} TIMEOUT=${TIMEOUT:-3600} \
-		"$top/scripts/boot-guest.sh" bench 2node "$log" &
-	boot=$!
+	initramfs=$(initrd "$stages" "$profile" "$cpu")
+	export PROFILE="$profile" NODES="$nodes" NODE_CPUS="$cpn" NODE_MEM="$mem" \
+		HOTPLUG_NODE="$hotplug" ACCEL="$accel" QEMU_CPU="$cpu" INITRAMFS="$initramfs" \
+		QEMU_MONITOR="$sock" BENCH_REPS="${BENCH_REPS:-5}" TIMEOUT="${TIMEOUT:-3600}"
+	: > "$log"
 	watcher=""
 	if [ -n "$sock" ]; then
 		"$top/scripts/watch-qemu.sh" "$sock" "$log" > "${log%.log}.qemu" &
@@ -136,11 +140,10 @@ for b in $boots; do
 	load0=$(cut -d' ' -f1-3 /proc/loadavg)
 	heartbeat "$log" "[$KVER ${nodes}node]" &
 	beat=$!
-	tail --pid=$boot -n +1 -f "$log" |
+	ok=1
+	run_guest bench 2node "$log" \
 		sed -Eun -e 's/\r$//' -e "s/^# bench: /    [$KVER ${nodes}node] /p" \
-			-e "s/^($notes.*)/    [$KVER ${nodes}node] \1/p"
-	rc=0
-	wait $boot || rc=$?
+			-e "s/^($notes.*)/    [$KVER ${nodes}node] \1/p" || ok=0
 	kill $beat 2>/dev/null || true
 	echo "  (host load average, 1/5/15 min: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end)" \
 		>> "$out/setup.txt"
@@ -150,13 +153,12 @@ for b in $boots; do
 		awk -f "$top/scripts/qemu-counters.awk" "${log%.log}.qemu" "$log" >> "$out/qemu.txt"
 	fi
 	tr -d '\r' < "$log" | grep -E "^$notes" >> "$out/notes.txt" || true
-	# shellcheck disable=SC2046 # the summary line, split into words
-	set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
-	if [ $rc -ne 0 ] || [ "$2" -ne 0 ]; then
-		awk -f "$top/scripts/tap-summary.awk" "$log" | sed '$d' | sed 's/^/    /'
-		echo "bench: the $nodes-node guest did not finish cleanly (qemu: $rc; see $log)" >&2
+	if [ $ok -eq 0 ]; then
+		guest_failures
+		echo "bench: the $nodes-node guest did not finish cleanly (qemu: $guest_rc; see $log)" >&2
 		exit 1
 	fi
 done
 
+export PROFILE="$default_profile"
 "$top/scripts/bench-report.sh" "$out"

@@ -4,12 +4,18 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kver.sh
 . "$top/scripts/kver.sh"
+# shellcheck source=scripts/guest-lib.sh
+. "$top/scripts/guest-lib.sh"
 log=$logdir/demo.log
 echo "==> [$KVER] demo: booting the 2-node guest (console: ${log#"$top"/})"
-"$top/scripts/boot-guest.sh" demo 2node "$log"
+ok=1
+run_guest demo 2node "$log" cat > /dev/null || ok=0
 # Console lines of the demo itself, without kernel messages.
 sed -n '/^# rig: mode/,/^# rig: done/p' "$log" | tr -d '\r' | grep -v '^\[ *[0-9]'
-# shellcheck disable=SC2046 # the summary line, split into words
-set -- $(awk -f "$top/scripts/tap-summary.awk" "$log" | tail -n 1)
-[ "$2" -eq 0 ] || { echo "demo: the guest did not finish cleanly (see $log)" >&2; exit 1; }
+if [ $ok -eq 0 ]; then
+	guest_failures
+	echo "demo: the guest did not finish cleanly (qemu: $guest_rc; see $log)" >&2
+	exit 1
+fi

@@ -7,18 +7,22 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kver.sh
 . "$top/scripts/kver.sh"
+# shellcheck source=scripts/guest-lib.sh
+. "$top/scripts/guest-lib.sh"
 out=$kdir/profile
 log=$logdir/profile.log
 mkdir -p "$out" "$logdir"
-: > "$log"
 echo "==> [$KVER] profile: booting the 2-node guest on $(kernel_image bench | sed "s|$top/||")" \
 	"(console: ${log#"$top"/})"
-PROFILE=bench ACCEL=tcg,thread=multi NODE_CPUS=2 NODE_MEM=1024 TIMEOUT=${TIMEOUT:-900} \
-	BENCH_REPS=${PROFILE_ROUNDS:-3} "$top/scripts/boot-guest.sh" profile 2node "$log" &
-boot=$!
-tail --pid=$boot -n +1 -f "$log" | sed -un 's/^# profile: /    /p'
-wait $boot
+export PROFILE=bench ACCEL=tcg,thread=multi NODE_CPUS=2 NODE_MEM=1024 \
+	TIMEOUT="${TIMEOUT:-900}" BENCH_REPS="${PROFILE_ROUNDS:-3}"
+if ! run_guest profile 2node "$log" sed -un 's/^# profile: /    /p'; then
+	guest_failures
+	echo "profile: the guest did not finish cleanly (qemu: $guest_rc; see $log)" >&2
+	exit 1
+fi
 tr -d '\r' < "$log" | grep '^profile,' > "$out/raw.csv" || true
 [ -s "$out/raw.csv" ] || { echo "profile: no figures (see $log)" >&2; exit 1; }
 {

@@ -9,7 +9,10 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kver.sh
 . "$top/scripts/kver.sh"
+# shellcheck source=scripts/guest-lib.sh
+. "$top/scripts/guest-lib.sh"
 topos=${TOPOS:-2node 4node memless big dimm isol mglru}
 mkdir -p "$logdir"
 total_pass=0
@@ -17,26 +20,19 @@ total_fail=0
 
 for topo in $topos; do
 	log=$logdir/${PROFILE:-test}-$topo.log
-	rm -f "$log"
-	: > "$log"
 	echo "==> [$KVER] test: booting $topo guest, kernel" \
 		"$(kernel_image "${PROFILE:-test}" | sed "s|$top/||")" \
 		"(console: ${log#"$top"/})"
-	"$top/scripts/boot-guest.sh" test "$topo" "$log" &
-	boot=$!
-	tail --pid=$boot -n +1 -f "$log" | awk -f "$top/scripts/tap-progress.awk"
-	rc=0
-	wait $boot || rc=$?
-	[ $rc -eq 0 ] || echo "    qemu exited with $rc (124: wall-clock limit)"
-	summary=$(awk -f "$top/scripts/tap-summary.awk" "$log")
-	echo "$summary" | sed '$d' | sed 's/^/    /'
+	run_guest test "$topo" "$log" awk -f "$top/scripts/tap-progress.awk" || true
+	[ "$guest_rc" -eq 0 ] || echo "    qemu exited with $guest_rc (124: wall-clock limit)"
+	guest_failures
 	tr -d '\r' < "$log" | sed -n 's/^# figure: /    /p'
 	# shellcheck disable=SC2046 # the summary line, split into words
-	set -- $(echo "$summary" | tail -n 1)
+	set -- $(echo "$guest_summary" | tail -n 1)
 	echo "    $topo: $1 passed, $2 failed"
 	total_pass=$((total_pass + $1))
 	total_fail=$((total_fail + $2))
-	[ $rc -eq 0 ] || total_fail=$((total_fail + 1))
+	[ "$guest_rc" -eq 0 ] || total_fail=$((total_fail + 1))
 done
 
 echo "$total_pass passed, $total_fail failed"
