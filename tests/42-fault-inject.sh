@@ -16,8 +16,8 @@ set -eu
 . ./lib.sh
 FS=/sys/kernel/debug/failslab
 # The walk's state case needs failslab's stack filter, which 6.1 has not
-# on x86_64 (config/kernel-debug-6.12.config): 4 lines fewer there.
-if [ -f $FS/require-start ]; then plan 87; else plan 83; fi
+# on x86_64 (config/kernel-debug-6.12.config): 5 lines fewer there.
+if [ -f $FS/require-start ]; then plan 88; else plan 83; fi
 
 FA=/sys/kernel/debug/fail_page_alloc
 # The most faults one arming may inject; injected = TIMES - what is left.
