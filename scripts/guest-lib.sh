@@ -11,7 +11,8 @@
 # sets guest_rc (QEMU's exit status; 124: the wall-clock limit) and
 # guest_summary (scripts/tap-summary.awk's verdict: each failure, then
 # "PASSED FAILED", counting a splat, a guest that did not reach its end
-# and every TAP line). Returns 1 when QEMU failed or anything failed.
+# and every TAP line), and guest_passed and guest_failed from its last
+# line. Returns 1 when QEMU failed or anything failed.
 run_guest() {
 	rg_mode=$1 rg_topo=$2 rg_log=$3
 	shift 3
@@ -22,9 +23,11 @@ run_guest() {
 	guest_rc=0
 	wait $rg_boot || guest_rc=$?
 	guest_summary=$(awk -f "$top/scripts/tap-summary.awk" "$rg_log")
-	# shellcheck disable=SC2046 # the summary line, split into words
-	set -- $(echo "$guest_summary" | tail -n 1)
-	[ "$guest_rc" -eq 0 ] && [ "$2" -eq 0 ]
+	# shellcheck disable=SC2034 # guest_passed is the runner's
+	read -r guest_passed guest_failed <<-END
+	$(echo "$guest_summary" | tail -n 1)
+	END
+	[ "$guest_rc" -eq 0 ] && [ "$guest_failed" -eq 0 ]
 }
 
 # guest_failures: the failures of the last run_guest, indented.

@@ -27,11 +27,9 @@ for topo in $topos; do
 	[ "$guest_rc" -eq 0 ] || echo "    qemu exited with $guest_rc (124: wall-clock limit)"
 	guest_failures
 	tr -d '\r' < "$log" | sed -n 's/^# figure: /    /p'
-	# shellcheck disable=SC2046 # the summary line, split into words
-	set -- $(echo "$guest_summary" | tail -n 1)
-	echo "    $topo: $1 passed, $2 failed"
-	total_pass=$((total_pass + $1))
-	total_fail=$((total_fail + $2))
+	echo "    $topo: $guest_passed passed, $guest_failed failed"
+	total_pass=$((total_pass + guest_passed))
+	total_fail=$((total_fail + guest_failed))
 	[ "$guest_rc" -eq 0 ] || total_fail=$((total_fail + 1))
 done
 

@@ -42,6 +42,7 @@ w=$(wl_start thp 4 0)
 pid=$(wl_pid "$w")
 a=$(wl_addr "$w")
 huge_kib "$pid"
+# shellcheck disable=SC2154 # huge_kib (lib.sh) sets it
 expect "thp: two huge pages" "$huge" 4096
 kid=$(wl_cmd "$w" split)
 expect_match "  shared with a child, then split in halves" "$kid" "ok [0-9]*"

@@ -17,7 +17,9 @@ set -eu
 FS=/sys/kernel/debug/failslab
 # The walk's state case needs failslab's stack filter, which 6.1 has not
 # on x86_64 (config/kernel-debug-6.12.config): 5 lines fewer there.
-if [ -f $FS/require-start ]; then plan 88; else plan 83; fi
+stack_filter=0
+[ ! -f $FS/require-start ] || stack_filter=1
+plan $((83 + 5 * stack_filter))
 
 FA=/sys/kernel/debug/fail_page_alloc
 # The most faults one arming may inject; injected = TIMES - what is left.
@@ -191,12 +193,6 @@ fault_case() {
 # the workloads allocates on node 0.
 taskset -p -c 2-3 $$ >/dev/null
 
-# The walk's own state: a process vacate cannot allocate its state for
-# keeps its pages, the walk goes on to the others, and the write says
-# ENOMEM, as the docs promise for memory the kernel lacked. failslab fails
-# one slab allocation of the writer's (and so its one worker's), the first
-# made with vacate_task() on the stack (or vacate_walk(), which it may be
-# inlined into): the state of the first process walked, pid 1.
 # sym_range NAME...: "START END" of the first NAME in /proc/kallsyms (from
 # its address to the next symbol's), in hex.
 sym_range() {
@@ -205,7 +201,13 @@ sym_range() {
 		found { print "0x" start, "0x" $1; exit }
 		$3 in want && ($2 == "t" || $2 == "T") { found = 1; start = $1 }'
 }
-if [ -f $FS/require-start ]; then
+# The walk's own state: a process vacate cannot allocate its state for
+# keeps its pages, the walk goes on to the others, and the write says
+# ENOMEM, as the docs promise for memory the kernel lacked. failslab fails
+# one slab allocation of the writer's (and so its one worker's), the first
+# made with vacate_task() on the stack (or vacate_walk(), which it may be
+# inlined into): the state of the first process walked, pid 1.
+if [ $stack_filter -eq 1 ]; then
 	range=$(sym_range vacate_task vacate_walk)
 	diag "failslab confined to $range"
 	w=$(wl_start anon 4 0)

@@ -53,6 +53,7 @@ pid=$(wl_pid "$w")
 a=$(wl_addr "$w")
 expect "thp: mapped by PTEs" "$(wl_cmd "$w" ptemap)" "ok 32"
 huge_kib "$pid"
+# shellcheck disable=SC2154 # huge_kib (lib.sh) sets it
 expect "  no PMD mapping left (AnonHugePages)" "$huge" 0
 expect "  each still a huge page (kpageflags THP)" "$(page_thp "$pid" "$a")" 1
 # THP off stops khugepaged (huge pages mapped stay; a migration still
